@@ -1,0 +1,41 @@
+import AuthProtocol
+import AuthValidation
+
+/// The short, human text of each error kind, in every locale we ship.
+///
+/// Messages never carry input values, so they are safe to show and to log.
+enum ErrorMessages {
+  static func text(_ kind: ErrorKind, _ locale: MessageLocale) -> String {
+    let (en, zh) = pair(kind)
+    switch locale {
+    case .en: return en
+    case .zhHans: return zh
+    }
+  }
+
+  private static func pair(_ kind: ErrorKind) -> (String, String) {
+    switch kind {
+    case .parseError: return ("The message is not valid JSON.", "消息不是有效的 JSON。")
+    case .invalidRequest: return ("The message is not a valid JSON-RPC request.", "消息不是有效的 JSON-RPC 请求。")
+    case .methodNotFound: return ("Method not found.", "找不到该方法。")
+    case .invalidParams: return ("Invalid params.", "参数无效。")
+    case .validationFailed: return ("Some fields are not valid.", "部分字段无效。")
+    case .invalidCredentials: return ("The account or password is incorrect.", "账号或密码不正确。")
+    case .notLoggedIn: return ("Not logged in.", "尚未登录。")
+    case .sessionExpired: return ("The session has expired. Please log in again.", "会话已过期，请重新登录。")
+    case .rateLimited: return ("Too many attempts. Please try again later.", "尝试次数过多，请稍后再试。")
+    case .networkUnavailable: return ("The server cannot be reached.", "无法连接到服务器。")
+    case .timeout: return ("The server took too long to answer.", "服务器响应超时。")
+    case .serverError: return ("The server had a problem. Please try again later.", "服务器出现问题，请稍后再试。")
+    case .badResponse: return ("The server sent an answer that cannot be understood.", "服务器返回了无法识别的响应。")
+    case .tlsError: return ("The secure connection to the server failed.", "与服务器的安全连接失败。")
+    case .storageUnavailable: return ("The session store cannot be used right now.", "会话存储暂时无法使用。")
+    case .storageCorrupt: return ("The session store is damaged.", "会话存储已损坏。")
+    case .alreadyExists: return ("That account already exists.", "该账号已存在。")
+    case .unsupported: return ("This is not supported for this profile.", "此配置不支持该操作。")
+    case .configError: return ("The configuration is not valid.", "配置无效。")
+    case .cancelled: return ("The request was cancelled.", "请求已取消。")
+    case .internal: return ("Internal error.", "内部错误。")
+    }
+  }
+}

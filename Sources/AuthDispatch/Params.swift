@@ -1,0 +1,83 @@
+import AuthJSON
+import AuthProtocol
+import AuthValidation
+
+/// A method's params object with typed, strict accessors.
+///
+/// Every accessor fails loudly: a wrong type or an unknown key is an invalid-params answer
+/// naming the field, never a silent default (jwt-kit's BoolClaim rule).
+package struct Params: Sendable {
+  package let object: JSONObject
+
+  /// Keys every method accepts.
+  static let commonKeys: Set<String> = ["profile", "locale"]
+
+  /// - Throws: `RPCError.invalidParams` when params are not an object or repeat a key.
+  package init(_ value: JSONValue?) throws(RPCError) {
+    switch value {
+    case nil: object = JSONObject()
+    case .object(let object)?:
+      guard !object.hasDuplicateKeys else { throw .invalidParams("params repeat a member name") }
+      self.object = object
+    default: throw .invalidParams("params must be an object")
+    }
+  }
+
+  /// Rejects keys the method does not know, so a typo is an error instead of being ignored.
+  package func allowOnly(_ keys: Set<String>) throws(RPCError) {
+    for key in object.keys where !keys.contains(key) && !Self.commonKeys.contains(key) {
+      throw .invalidParams("unknown parameter \"\(String(key.prefix(40)))\"", field: String(key.prefix(40)))
+    }
+  }
+
+  package func string(_ key: String) throws(RPCError) -> String? {
+    switch object[key] {
+    case nil: return nil
+    case .string(let s)?: return s
+    case let other?: throw .invalidParams("\"\(key)\" must be a string, not \(other.typeName)", field: key)
+    }
+  }
+
+  package func bool(_ key: String) throws(RPCError) -> Bool? {
+    switch object[key] {
+    case nil: return nil
+    case .bool(let b)?: return b
+    case let other?: throw .invalidParams("\"\(key)\" must be a boolean, not \(other.typeName)", field: key)
+    }
+  }
+
+  /// One of a fixed set of strings.
+  package func choice<T: RawRepresentable>(_ key: String, as type: T.Type) throws(RPCError) -> T?
+  where T.RawValue == String, T: CaseIterable {
+    guard let raw = try string(key) else { return nil }
+    guard let value = T(rawValue: raw) else {
+      let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw .invalidParams("\"\(key)\" must be one of \(allowed)", field: key)
+    }
+    return value
+  }
+
+  /// The profile name: default "default"; 1–64 of `[A-Za-z0-9_.-]` so it is safe in paths and logs.
+  package func profile() throws(RPCError) -> String {
+    guard let name = try string("profile") else { return "default" }
+    let valid = !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { byte in
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || byte == 0x5F || byte == 0x2E || byte == 0x2D
+    }
+    guard valid else { throw .invalidParams("\"profile\" must be 1–64 of A–Z, a–z, 0–9, _ . -", field: "profile") }
+    return name
+  }
+
+  /// The message locale from `locale`, falling back to English for tags we do not translate.
+  package func locale() throws(RPCError) -> MessageLocale {
+    MessageLocale(tag: try string("locale"))
+  }
+}
+
+extension RPCError {
+  package static func invalidParams(_ detail: String, field: String? = nil) -> RPCError {
+    var details: JSONObject = [:]
+    if let field { details["field"] = .string(field) }
+    return RPCError(.invalidParams, "Invalid params: \(detail).", details: details)
+  }
+}

@@ -1,0 +1,153 @@
+import AuthJSON
+import AuthProtocol
+import AuthValidation
+
+/// Receives framed messages, answers each request exactly once, and never lets bad input
+/// stop the service.
+package final class Server: MessageReceiver {
+  package struct Limits: Sendable {
+    package var maxInFlight = 64
+    package var maxDepth = 64
+    package var maxBatchSize = 10_000
+    package init() {}
+  }
+
+  private let registry: MethodRegistry
+  private let decoder: MessageDecoder
+  private let sender: any MessageSender
+  private let inFlight: InFlightRequests
+  private let errors: ErrorTranslator
+
+  package init(registry: MethodRegistry, sender: any MessageSender, limits: Limits = Limits(), errors: ErrorTranslator) {
+    self.registry = registry
+    self.sender = sender
+    self.errors = errors
+    decoder = MessageDecoder(maxDepth: limits.maxDepth, maxBatchSize: limits.maxBatchSize)
+    inFlight = InFlightRequests(limit: limits.maxInFlight)
+  }
+
+  package func receive(_ body: UnsafeBufferPointer<UInt8>) {
+    switch decoder.decode(body) {
+    case .rejected(let error):
+      sender.send(OutgoingMessage.error(id: .null, error))
+    case .single(let message):
+      handle(message) { [sender] in sender.send($0) }
+    case .batch(let messages):
+      let answered = messages.filter { if case .notification = $0 { false } else { true } }.count
+      let collector = BatchCollector(expected: answered, sender: sender)
+      var slot = 0
+      for message in messages {
+        if case .notification = message {
+          handle(message) { _ in }
+        } else {
+          handle(message, reply: collector.reply(slot: slot))
+          slot += 1
+        }
+      }
+    }
+  }
+
+  package func receiveOversized(limit: Int) {
+    sender.send(OutgoingMessage.error(id: .null, .invalidRequest("message larger than \(limit) bytes")))
+  }
+
+  package func receiveFramingError(_ detail: String) {
+    sender.send(OutgoingMessage.error(id: .null, .invalidRequest(detail)))
+  }
+
+  package func drain(timeoutMilliseconds: Int) {
+    inFlight.drain(timeoutMilliseconds: timeoutMilliseconds)
+  }
+
+  // MARK: - Dispatch
+
+  private func handle(_ message: IncomingMessage, reply: @escaping Reply) {
+    switch message {
+    case .invalid(let id, let error):
+      reply(OutgoingMessage.error(id: id, error))
+    case .notification(let notification):
+      handleNotification(notification)
+    case .request(let request):
+      handleRequest(request, reply: reply)
+    }
+  }
+
+  private func handleNotification(_ notification: Notification) {
+    if notification.method == CancelRequest.name {
+      if let id = notification.params?.objectValue?["id"].flatMap(RequestID.init) { inFlight.cancel(id: id) }
+      return
+    }
+    // A notification is never answered. Inline methods have no effects, so only methods
+    // that do something (e.g. a fire-and-forget logout) are run.
+    guard case .async(let method)? = registry[notification.method],
+      let params = try? Params(notification.params), let context = try? context(for: nil, params)
+    else { return }
+    _ = inFlight.start(id: nil, serialProfile: method.changesSession ? context.profile : nil) {
+      _ = try? await method.call(params, context: context)
+    }
+  }
+
+  private func handleRequest(_ request: Request, reply: @escaping Reply) {
+    let id = request.id
+    if request.method == CancelRequest.name {
+      if let target = request.params?.objectValue?["id"].flatMap(RequestID.init) { inFlight.cancel(id: target) }
+      reply(OutgoingMessage.result(id: id, .null))
+      return
+    }
+    guard let method = registry[request.method] else {
+      reply(OutgoingMessage.error(id: id, .methodNotFound(request.method)))
+      return
+    }
+    let params: Params
+    let context: CallContext
+    do {
+      params = try Params(request.params)
+      context = try self.context(for: id, params)
+    } catch {
+      reply(OutgoingMessage.error(id: id, error))
+      return
+    }
+    switch method {
+    case .inline(let method):
+      do {
+        reply(OutgoingMessage.result(id: id, try method.call(params, context: context)))
+      } catch {
+        reply(OutgoingMessage.error(id: id, errors.translate(error, locale: context.locale)))
+      }
+    case .async(let method):
+      let errors = self.errors
+      let started = inFlight.start(id: id, serialProfile: method.changesSession ? context.profile : nil) {
+        reply(await Self.run(method, params, context, errors))
+      }
+      if !started {
+        reply(OutgoingMessage.error(id: id, errors.tooManyInFlight(locale: context.locale)))
+      }
+    }
+  }
+
+  /// Runs one async method to its answer. A request cancelled before it starts answers
+  /// `cancelled`; a read-only one cancelled while running does too. A session change that
+  /// completed answers its real result, because its effect has happened.
+  private static func run(_ method: any AsyncMethod, _ params: Params, _ context: CallContext,
+    _ errors: ErrorTranslator) async -> JSONValue
+  {
+    let id = context.id ?? .null
+    if Task.isCancelled { return OutgoingMessage.error(id: id, errors.translate(CancellationError(), locale: context.locale)) }
+    do {
+      let result = try await method.call(params, context: context)
+      if Task.isCancelled, !method.changesSession { throw CancellationError() }
+      return OutgoingMessage.result(id: id, result)
+    } catch {
+      return OutgoingMessage.error(id: id, errors.translate(error, locale: context.locale))
+    }
+  }
+
+  private func context(for id: RequestID?, _ params: Params) throws(RPCError) -> CallContext {
+    CallContext(id: id, profile: try params.profile(), locale: try params.locale())
+  }
+}
+
+/// `$/cancelRequest {id}`: LSP's cancellation notification.
+enum CancelRequest {
+  static let name = "$/cancelRequest"
+}

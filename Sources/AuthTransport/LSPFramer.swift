@@ -1,0 +1,102 @@
+/// Splits LSP-style input: `Content-Length: N` (plus optional other headers), a blank line,
+/// then exactly N bytes of body.
+///
+/// A body over the limit is reported when its header is read and then skipped byte by byte.
+/// A header block without a usable Content-Length is reported and dropped; the framer reads
+/// the next header block after it.
+package struct LSPFramer {
+  package let maxMessageBytes: Int
+  private static let maxHeaderBytes = 8_192
+
+  private enum State {
+    case header
+    case body(remaining: Int)
+    case skip(remaining: Int)
+  }
+
+  private var state = State.header
+  private var header: [UInt8] = []
+  private var body: [UInt8] = []
+
+  package init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
+
+  package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (FrameEvent) -> Void) {
+    var index = 0
+    while index < chunk.count {
+      switch state {
+      case .header:
+        header.append(chunk[index])
+        index += 1
+        if header.count >= 4, header.suffix(4).elementsEqual([0x0D, 0x0A, 0x0D, 0x0A]) {
+          startBody(emit)
+        } else if header.count == 1, header[0] == 0x0A || header[0] == 0x0D {
+          header.removeAll()  // stray line breaks between messages
+        } else if header.count > Self.maxHeaderBytes {
+          header.removeAll()
+          emit(.framingError("LSP header block too long"))
+        }
+      case .body(let remaining):
+        let take = min(remaining, chunk.count - index)
+        if body.isEmpty, take == remaining {
+          emit(.message(UnsafeBufferPointer(rebasing: chunk[index..<index + take])))
+        } else {
+          body.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[index..<index + take]))
+          if take == remaining {
+            body.withUnsafeBufferPointer { emit(.message($0)) }
+            body.removeAll(keepingCapacity: body.capacity <= 65_536)
+          }
+        }
+        index += take
+        state = take == remaining ? .header : .body(remaining: remaining - take)
+      case .skip(let remaining):
+        let take = min(remaining, chunk.count - index)
+        index += take
+        state = take == remaining ? .header : .skip(remaining: remaining - take)
+      }
+    }
+  }
+
+  private mutating func startBody(_ emit: (FrameEvent) -> Void) {
+    let length = Self.contentLength(in: header)
+    header.removeAll()
+    guard let length else {
+      emit(.framingError("LSP header without a valid Content-Length"))
+      return
+    }
+    if length > maxMessageBytes {
+      emit(.oversized)
+      state = .skip(remaining: length)
+    } else if length == 0 {
+      emit(.message(UnsafeBufferPointer(start: nil, count: 0)))
+    } else {
+      state = .body(remaining: length)
+    }
+  }
+
+  /// The Content-Length value of a header block, matched case-insensitively as HTTP does.
+  static func contentLength(in header: [UInt8]) -> Int? {
+    let text = String(decoding: header, as: UTF8.self)
+    for line in text.split(separator: "\r\n") {
+      guard let colon = line.firstIndex(of: ":") else { return nil }
+      let name = line[..<colon].lowercased()
+      guard name == "content-length" else { continue }
+      let value = line[line.index(after: colon)...].trimmingSpaces
+      guard !value.isEmpty, value.count <= 12, value.allSatisfy(\.isASCIIDigit) else { return nil }
+      return Int(value)
+    }
+    return nil
+  }
+}
+
+extension Substring {
+  fileprivate var trimmingSpaces: Substring {
+    var s = self
+    while s.first == " " || s.first == "\t" { s = s.dropFirst() }
+    while s.last == " " || s.last == "\t" { s = s.dropLast() }
+    return s
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}

@@ -1,0 +1,100 @@
+import AuthTransport
+
+/// The command line, parsed by hand (no ArgumentParser: we take no packages).
+struct SidecarOptions {
+  enum Command {
+    case serve
+    case call(method: String, params: String?)
+    case help
+    case version
+  }
+
+  var command = Command.serve
+  var framing = FramingMode.auto
+  var logLevel = LogLevel.warning
+  var stateDirectory: String?
+  var configPath: String?
+  var maxMessageBytes = 1 << 20
+  var maxDepth = 64
+  var maxInFlight = 64
+  var maxBatchSize = 10_000
+
+  static let usage = """
+    Usage: auth-sidecar [options]                  serve JSON-RPC 2.0 on stdin/stdout
+           auth-sidecar call METHOD [PARAMS_JSON|-] [options]
+                                                   send one request, print its answer
+           auth-sidecar --help | --version
+
+    Options:
+      --framing ndjson|lsp|auto   message framing (default auto: LSP if input starts with Content-Length)
+      --log-level LEVEL           error, warning (default), info, debug or trace; logs go to stderr
+      --state-dir DIR             where the session store lives
+      --config FILE               the profiles config file
+      --max-message-bytes N       largest accepted message (default 1048576)
+      --max-depth N               deepest accepted JSON nesting (default 64)
+      --max-in-flight N           most requests running at once (default 64)
+      --max-batch N               most messages in one batch (default 10000)
+
+    `call` reads PARAMS_JSON from stdin when it is `-`: never put a password on the command line.
+    Exit codes: 0 success; 2 the method answered an error (printed as JSON); 64 usage error.
+    """
+
+  /// - Throws: `UsageError` with a message for the user.
+  static func parse(_ arguments: [String]) throws(UsageError) -> SidecarOptions {
+    var options = SidecarOptions()
+    var positional: [String] = []
+    var index = 0
+    func value(_ name: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+      return arguments[index]
+    }
+    func number(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+      let text = try value(name)
+      guard let n = Int(text), range.contains(n) else { throw UsageError("\(name) must be a number in \(range)") }
+      return n
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--help", "-h": return SidecarOptions(command: .help)
+      case "--version": return SidecarOptions(command: .version)
+      case "--framing":
+        let text = try value(argument)
+        guard let mode = FramingMode(rawValue: text) else { throw UsageError("--framing must be ndjson, lsp or auto") }
+        options.framing = mode
+      case "--log-level":
+        let text = try value(argument)
+        guard let level = LogLevel(name: text) else {
+          throw UsageError("--log-level must be error, warning, info, debug or trace")
+        }
+        options.logLevel = level
+      case "--state-dir": options.stateDirectory = try value(argument)
+      case "--config": options.configPath = try value(argument)
+      case "--max-message-bytes": options.maxMessageBytes = try number(argument, 64...(1 << 30))
+      case "--max-depth": options.maxDepth = try number(argument, 1...512)
+      case "--max-in-flight": options.maxInFlight = try number(argument, 1...4096)
+      case "--max-batch": options.maxBatchSize = try number(argument, 1...1_000_000)
+      default:
+        if argument.hasPrefix("-"), argument != "-" { throw UsageError("unknown option \(argument)") }
+        positional.append(argument)
+      }
+      index += 1
+    }
+    switch positional.first {
+    case nil: break
+    case "call":
+      guard positional.count == 2 || positional.count == 3 else { throw UsageError("call takes METHOD [PARAMS_JSON|-]") }
+      options.command = .call(method: positional[1], params: positional.count == 3 ? positional[2] : nil)
+    default:
+      throw UsageError("unknown command \(positional[0])")
+    }
+    return options
+  }
+}
+
+/// A mistake on the command line: printed with the usage, exit 64 (EX_USAGE).
+struct UsageError: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}
