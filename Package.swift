@@ -43,15 +43,12 @@ let package = Package(
     .testTarget(name: "AuthDispatchTests", dependencies: ["AuthDispatch"]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else
-    .executableTarget(
-      name: "auth-sidecar",
-      dependencies: ["AuthTransport", "AuthDispatch"],
-      resources: []
-    ),
+    .executableTarget(name: "auth-sidecar", dependencies: ["AuthTransport", "AuthDispatch"]),
+    // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "AuthSidecarEndToEndTests",
-      dependencies: [],
-      resources: [.copy("Transcripts")]
+      dependencies: ["auth-sidecar"],
+      exclude: ["Transcripts"]
     ),
   ]
 )

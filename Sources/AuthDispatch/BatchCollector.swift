@@ -6,7 +6,7 @@ import Synchronization
 /// the last one is in. A batch with nothing to answer (only notifications) sends nothing.
 final class BatchCollector: Sendable {
   private struct State {
-    var answers: [JSONValue?]
+    var answers: [OutgoingMessage?]
     var missing: Int
   }
 
@@ -21,16 +21,16 @@ final class BatchCollector: Sendable {
   /// The reply function for the answer in position `slot`.
   func reply(slot: Int) -> Reply {
     { [self] answer in
-      let complete: [JSONValue]? = state.withLock { state in
+      let complete: [OutgoingMessage]? = state.withLock { state in
         guard state.answers[slot] == nil else { return nil }
         state.answers[slot] = answer
         state.missing -= 1
         return state.missing == 0 ? state.answers.map { $0! } : nil
       }
-      if let complete { sender.send(.array(complete)) }
+      if let complete { sender.send(.batch(complete)) }
     }
   }
 }
 
 /// Delivers the one answer of a request.
-typealias Reply = @Sendable (JSONValue) -> Void
+typealias Reply = @Sendable (OutgoingMessage) -> Void

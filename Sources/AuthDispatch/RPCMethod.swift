@@ -7,7 +7,8 @@ import AuthProtocol
 /// ever queue in front of it.
 package protocol InlineMethod: Sendable {
   static var name: String { get }
-  func call(_ params: Params, context: CallContext) throws -> JSONValue
+  /// Returns the result already encoded: inline methods are the hot path.
+  func call(_ params: Params, context: CallContext) throws -> EncodedJSON
 }
 
 /// A method that may wait (storage, network, password hashing); it runs in its own task.

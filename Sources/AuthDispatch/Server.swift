@@ -29,7 +29,7 @@ package final class Server: MessageReceiver {
   package func receive(_ body: UnsafeBufferPointer<UInt8>) {
     switch decoder.decode(body) {
     case .rejected(let error):
-      sender.send(OutgoingMessage.error(id: .null, error))
+      sender.send(.error(id: .null, error))
     case .single(let message):
       handle(message) { [sender] in sender.send($0) }
     case .batch(let messages):
@@ -48,11 +48,11 @@ package final class Server: MessageReceiver {
   }
 
   package func receiveOversized(limit: Int) {
-    sender.send(OutgoingMessage.error(id: .null, .invalidRequest("message larger than \(limit) bytes")))
+    sender.send(.error(id: .null, .invalidRequest("message larger than \(limit) bytes")))
   }
 
   package func receiveFramingError(_ detail: String) {
-    sender.send(OutgoingMessage.error(id: .null, .invalidRequest(detail)))
+    sender.send(.error(id: .null, .invalidRequest(detail)))
   }
 
   package func drain(timeoutMilliseconds: Int) {
@@ -64,7 +64,7 @@ package final class Server: MessageReceiver {
   private func handle(_ message: IncomingMessage, reply: @escaping Reply) {
     switch message {
     case .invalid(let id, let error):
-      reply(OutgoingMessage.error(id: id, error))
+      reply(.error(id: id, error))
     case .notification(let notification):
       handleNotification(notification)
     case .request(let request):
@@ -91,11 +91,11 @@ package final class Server: MessageReceiver {
     let id = request.id
     if request.method == CancelRequest.name {
       if let target = request.params?.objectValue?["id"].flatMap(RequestID.init) { inFlight.cancel(id: target) }
-      reply(OutgoingMessage.result(id: id, .null))
+      reply(.result(id: id, EncodedJSON.null))
       return
     }
     guard let method = registry[request.method] else {
-      reply(OutgoingMessage.error(id: id, .methodNotFound(request.method)))
+      reply(.error(id: id, .methodNotFound(request.method)))
       return
     }
     let params: Params
@@ -104,15 +104,15 @@ package final class Server: MessageReceiver {
       params = try Params(request.params)
       context = try self.context(for: id, params)
     } catch {
-      reply(OutgoingMessage.error(id: id, error))
+      reply(.error(id: id, error))
       return
     }
     switch method {
     case .inline(let method):
       do {
-        reply(OutgoingMessage.result(id: id, try method.call(params, context: context)))
+        reply(.result(id: id, try method.call(params, context: context)))
       } catch {
-        reply(OutgoingMessage.error(id: id, errors.translate(error, locale: context.locale)))
+        reply(.error(id: id, errors.translate(error, locale: context.locale)))
       }
     case .async(let method):
       let errors = self.errors
@@ -120,7 +120,7 @@ package final class Server: MessageReceiver {
         reply(await Self.run(method, params, context, errors))
       }
       if !started {
-        reply(OutgoingMessage.error(id: id, errors.tooManyInFlight(locale: context.locale)))
+        reply(.error(id: id, errors.tooManyInFlight(locale: context.locale)))
       }
     }
   }
@@ -129,16 +129,16 @@ package final class Server: MessageReceiver {
   /// `cancelled`; a read-only one cancelled while running does too. A session change that
   /// completed answers its real result, because its effect has happened.
   private static func run(_ method: any AsyncMethod, _ params: Params, _ context: CallContext,
-    _ errors: ErrorTranslator) async -> JSONValue
+    _ errors: ErrorTranslator) async -> OutgoingMessage
   {
     let id = context.id ?? .null
-    if Task.isCancelled { return OutgoingMessage.error(id: id, errors.translate(CancellationError(), locale: context.locale)) }
+    if Task.isCancelled { return .error(id: id, errors.translate(CancellationError(), locale: context.locale)) }
     do {
       let result = try await method.call(params, context: context)
       if Task.isCancelled, !method.changesSession { throw CancellationError() }
-      return OutgoingMessage.result(id: id, result)
+      return .result(id: id, result)
     } catch {
-      return OutgoingMessage.error(id: id, errors.translate(error, locale: context.locale))
+      return .error(id: id, errors.translate(error, locale: context.locale))
     }
   }
 

@@ -22,9 +22,12 @@ package struct JSONObject: Sendable, Equatable {
     hasDuplicateKeys = false
   }
 
-  package init(_ pairs: KeyValuePairs<String, JSONValue>) {
-    self.init()
-    for (key, value) in pairs { self[key] = value }
+
+  package mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
+
+  /// Appends a member the caller knows is new (no lookup).
+  package mutating func appendNew(key: String, value: JSONValue) {
+    members.append(Member(key: key, value: value))
   }
 
   /// Appends a member as it was read, recording a repeated key instead of replacing it.
@@ -53,8 +56,10 @@ package struct JSONObject: Sendable, Equatable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+  /// Literal keys are written by us and distinct, so they are appended without lookups:
+  /// answers are built from literals on the hot path.
   package init(dictionaryLiteral elements: (String, JSONValue)...) {
-    self.init()
-    for (key, value) in elements { self[key] = value }
+    members = elements.map { Member(key: $0.0, value: $0.1) }
+    hasDuplicateKeys = false
   }
 }

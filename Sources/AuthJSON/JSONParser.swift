@@ -91,6 +91,7 @@ package struct JSONParser {
     try enter(depth: depth)
     index += 1  // {
     var object = JSONObject()
+    object.reserveCapacity(4)  // requests have 3–4 members; growing 1→2→4 cost more than this
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -124,6 +125,7 @@ package struct JSONParser {
     try enter(depth: depth)
     index += 1  // [
     var elements: [JSONValue] = []
+    elements.reserveCapacity(4)
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
       index += 1

@@ -2,8 +2,7 @@
 ///
 /// Used only after the parser hit its depth limit: a line of 100,000 `[` must be answered
 /// (as invalid JSON) without blowing the stack, and a deep but valid document must be told
-/// apart from a broken one. The nesting is kept as a bit per level, so memory stays at
-/// one bit per open bracket.
+/// apart from a broken one. The nesting is kept as one Bool per open container.
 enum JSONSyntaxChecker {
   static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var checker = Checker(bytes: bytes)
@@ -18,72 +17,83 @@ enum JSONSyntaxChecker {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    mutating func skipWhitespace() {
-      while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    }
-
     mutating func run() -> Bool {
-      skipWhitespace()
-      guard value() else { return false }
-      skipWhitespace()
-      return index == bytes.count
-    }
-
-    /// Reads one value; containers are handled by the loop below, iteratively.
-    mutating func value() -> Bool {
-      guard scalarOrOpen() else { return false }
-      while !stack.isEmpty {
+      var expectingValue = true
+      while true {
         skipWhitespace()
-        guard index < bytes.count else { return false }
-        let isObject = stack[stack.count - 1]
-        let byte = bytes[index]
-        if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-          index += 1
-          stack.removeLast()
+        if expectingValue {
+          guard index < bytes.count else { return false }
+          let byte = bytes[index]
+          if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+            let isObject = byte == UInt8(ascii: "{")
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+              index += 1
+              expectingValue = false
+              continue
+            }
+            stack.append(isObject)
+            if isObject, !memberName() { return false }
+            continue
+          }
+          guard scalar() else { return false }
+          expectingValue = false
           continue
         }
-        guard byte == UInt8(ascii: ",") else { return false }
-        index += 1
-        skipWhitespace()
-        guard memberStart(isObject: isObject), scalarOrOpen() else { return false }
+        guard let isObject = stack.last else { return index == bytes.count }
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+          index += 1
+          if isObject {
+            skipWhitespace()
+            if !memberName() { return false }
+          }
+          expectingValue = true
+        case isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"):
+          index += 1
+          stack.removeLast()
+        default:
+          return false
+        }
       }
-      return true
     }
 
-    /// For an object, reads `"key" :`; nothing for an array.
-    mutating func memberStart(isObject: Bool) -> Bool {
-      guard isObject else { return true }
+    mutating func skipWhitespace() {
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x20, 0x09, 0x0A, 0x0D: index += 1
+        default: return
+        }
+      }
+    }
+
+    /// Reads `"key" :` inside an object.
+    mutating func memberName() -> Bool {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), string() else { return false }
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
       index += 1
-      skipWhitespace()
       return true
     }
 
-    /// Reads a scalar, or opens a container (and handles an immediately empty one).
-    mutating func scalarOrOpen() -> Bool {
-      guard index < bytes.count else { return false }
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-        let isObject = byte == UInt8(ascii: "{")
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-          index += 1
-          return true
-        }
-        stack.append(isObject)
-        guard memberStart(isObject: isObject) else { return false }
-        return scalarOrOpen()
-      }
-      // Scalars: reuse the real parser on the scalar's extent, so the rules stay in one place.
+    /// A string, number or literal, checked by the real parser on its extent so the rules
+    /// live in one place.
+    mutating func scalar() -> Bool {
+      if bytes[index] == UInt8(ascii: "\"") { return string() }
       let start = index
-      if byte == UInt8(ascii: "\"") { return string() }
-      while index < bytes.count, !",]} \t\r\n".utf8.contains(bytes[index]) { index += 1 }
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D: break
+        default:
+          index += 1
+          continue
+        }
+        break
+      }
       guard index > start else { return false }
-      let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-      return (try? JSONParser.parse(slice, maxDepth: 1)) != nil
+      return (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]), maxDepth: 1)) != nil
     }
 
     mutating func string() -> Bool {
@@ -96,8 +106,7 @@ enum JSONSyntaxChecker {
         }
         if bytes[index] == UInt8(ascii: "\"") {
           index += 1
-          let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-          return (try? JSONParser.parse(slice, maxDepth: 1)) != nil
+          return (try? JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<index]), maxDepth: 1)) != nil
         }
         index += 1
       }

@@ -69,3 +69,12 @@ package enum JSONWriter {
     out.append(UInt8(ascii: "\""))
   }
 }
+
+extension Array where Element == UInt8 {
+  /// Appends a literal's bytes without going through the generic `UTF8View` sequence path,
+  /// which costs several times more on the answer-writing hot path.
+  @inlinable
+  package mutating func append(static literal: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+}

@@ -5,7 +5,7 @@ import AuthJSON
 package protocol MessageSender: Sendable {
   /// Queues one outgoing message. It is on the wire when this returns, or at the end of the
   /// read batch being processed (answers to one read are written together).
-  func send(_ message: JSONValue)
+  func send(_ message: OutgoingMessage)
 }
 
 /// What the transport hands each framed message to.

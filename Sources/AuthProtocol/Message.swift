@@ -29,17 +29,50 @@ package enum IncomingPayload: Sendable {
   case rejected(RPCError)
 }
 
-/// Outgoing messages, built as JSON values for the writer.
-package enum OutgoingMessage {
-  package static func result(id: RequestID, _ result: JSONValue) -> JSONValue {
-    .object(["jsonrpc": "2.0", "id": id.json, "result": result])
+/// A message to the host. Answers are written straight into the output buffer: the envelope
+/// around an already-encoded result is never built as a tree.
+package enum OutgoingMessage: Sendable, Equatable {
+  case result(id: RequestID, EncodedJSON)
+  case error(id: RequestID, RPCError)
+  case batch([OutgoingMessage])
+  case notification(method: String, params: JSONObject)
+
+  package static func result(id: RequestID, _ value: JSONValue) -> OutgoingMessage {
+    .result(id: id, EncodedJSON(value))
   }
 
-  package static func error(id: RequestID, _ error: RPCError) -> JSONValue {
-    .object(["jsonrpc": "2.0", "id": id.json, "error": error.json])
+  package func encode(into out: inout [UInt8]) {
+    switch self {
+    case .result(let id, let result):
+      out.append(static: #"{"jsonrpc":"2.0","id":"#)
+      JSONWriter.write(id.json, into: &out)
+      out.append(static: #","result":"#)
+      out.append(contentsOf: result.bytes)
+      out.append(UInt8(ascii: "}"))
+    case .error(let id, let error):
+      out.append(static: #"{"jsonrpc":"2.0","id":"#)
+      JSONWriter.write(id.json, into: &out)
+      out.append(static: #","error":"#)
+      JSONWriter.write(error.json, into: &out)
+      out.append(UInt8(ascii: "}"))
+    case .batch(let messages):
+      out.append(UInt8(ascii: "["))
+      for (i, message) in messages.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        message.encode(into: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .notification(let method, let params):
+      JSONWriter.write(.object(["jsonrpc": "2.0", "method": .string(method), "params": .object(params)]), into: &out)
+    }
   }
 
-  package static func notification(method: String, params: JSONObject) -> JSONValue {
-    .object(["jsonrpc": "2.0", "method": .string(method), "params": .object(params)])
+  package var encoded: [UInt8] {
+    var out: [UInt8] = []
+    encode(into: &out)
+    return out
   }
+
+  /// The message as a tree, for tests and tools.
+  package var json: JSONValue { (try? JSONParser.parse(encoded, maxDepth: 512)) ?? .null }
 }

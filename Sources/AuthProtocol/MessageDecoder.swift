@@ -35,36 +35,52 @@ package struct MessageDecoder: Sendable {
     return .batch(elements.map(classifyMessage))
   }
 
-  private static let knownKeys: Set<String> = ["jsonrpc", "id", "method", "params"]
-
   package func classifyMessage(_ value: JSONValue) -> IncomingMessage {
     guard case .object(let object) = value else {
       return .invalid(id: .null, error: .invalidRequest("a message must be an object"))
     }
+    // One pass over the members: this runs for every message.
+    var rawID: JSONValue?
+    var version: JSONValue?
+    var method: JSONValue?
+    var params: JSONValue?
+    var unknown: String?
+    for member in object.members {
+      switch member.key {
+      case "id": if rawID == nil { rawID = member.value }
+      case "jsonrpc": if version == nil { version = member.value }
+      case "method": if method == nil { method = member.value }
+      case "params": if params == nil { params = member.value }
+      default: if unknown == nil { unknown = member.key }
+      }
+    }
     // Recover the id first, so that a malformed request that had one is still answered to it.
-    let rawID = object["id"]
-    let id = rawID.flatMap(RequestID.init) ?? .null
-    if rawID != nil, RequestID(rawID!) == nil {
-      return .invalid(id: .null, error: .invalidRequest("id must be a string, a number or null"))
+    let id: RequestID
+    if let rawID {
+      guard let valid = RequestID(rawID) else {
+        return .invalid(id: .null, error: .invalidRequest("id must be a string, a number or null"))
+      }
+      id = valid
+    } else {
+      id = .null
     }
     if object.hasDuplicateKeys {
       return .invalid(id: id, error: .invalidRequest("duplicate member names"))
     }
-    guard object["jsonrpc"] == .string("2.0") else {
+    guard case .string("2.0")? = version else {
       return .invalid(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\""))
     }
-    guard case .string(let method)? = object["method"] else {
+    guard case .string(let methodName)? = method else {
       return .invalid(id: id, error: .invalidRequest("\"method\" must be a string"))
     }
-    if let unknown = object.keys.first(where: { !Self.knownKeys.contains($0) }) {
+    if let unknown {
       return .invalid(id: id, error: .invalidRequest("unexpected member \"\(String(unknown.prefix(40)))\""))
     }
-    let params = object["params"]
     switch params {
     case nil, .object?, .array?: break
     default: return .invalid(id: id, error: .invalidRequest("\"params\" must be an object or an array"))
     }
-    if rawID == nil { return .notification(Notification(method: method, params: params)) }
-    return .request(Request(id: id, method: method, params: params))
+    if rawID == nil { return .notification(Notification(method: methodName, params: params)) }
+    return .request(Request(id: id, method: methodName, params: params))
   }
 }

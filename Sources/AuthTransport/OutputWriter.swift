@@ -36,16 +36,16 @@ package final class OutputWriter: MessageSender {
     state.withLock { $0.mode = mode }
   }
 
-  package func send(_ message: JSONValue) {
+  package func send(_ message: OutgoingMessage) {
     state.withLock { state in
       guard !state.broken else { return }
       switch state.mode {
       case .lsp:
-        let body = JSONWriter.encode(message)
+        let body = message.encoded
         state.buffer.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
         state.buffer.append(contentsOf: body)
       case .ndjson, .auto:
-        JSONWriter.write(message, into: &state.buffer)
+        message.encode(into: &state.buffer)
         state.buffer.append(0x0A)
       }
       if state.batchDepth == 0 { Self.drain(&state, fd: fd) }

@@ -29,7 +29,7 @@ struct CallCommand {
     let server = makeServer(options, capture)
     JSONWriter.encode(request).withUnsafeBufferPointer { server.receive($0) }
     server.drain(timeoutMilliseconds: 120_000)
-    guard case .object(let answer)? = capture.messages.first else { return 70 }
+    guard case .object(let answer)? = capture.messages.first?.json else { return 70 }
     if let result = answer["result"] {
       print(JSONWriter.string(result))
       return 0
@@ -52,7 +52,7 @@ struct CallCommand {
 
 /// Keeps the messages the dispatcher sends, for `call`.
 final class CapturingSender: MessageSender {
-  private let stored = Mutex<[JSONValue]>([])
-  func send(_ message: JSONValue) { stored.withLock { $0.append(message) } }
-  var messages: [JSONValue] { stored.withLock { $0 } }
+  private let stored = Mutex<[OutgoingMessage]>([])
+  func send(_ message: OutgoingMessage) { stored.withLock { $0.append(message) } }
+  var messages: [OutgoingMessage] { stored.withLock { $0 } }
 }
