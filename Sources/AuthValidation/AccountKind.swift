@@ -1,0 +1,6 @@
+/// What a login form's single `account` field turned out to hold.
+package enum AccountKind: String, Sendable, CaseIterable {
+  case email
+  case phone
+  case username
+}

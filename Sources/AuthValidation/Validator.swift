@@ -1,0 +1,74 @@
+/// Checks `validate` input against a profile's policy. Pure, allocation-light and `Sendable`.
+///
+/// Build one per policy and keep it: construction renders the policy's messages (reused for the
+/// default limits, so `Validator()` is cheap too), and `validate` then only scans bytes.
+package struct Validator: Sendable {
+  package let policy: ValidationPolicy
+  private let username: UsernameRule
+  private let password: PasswordRule
+  private let messages: MessageCatalog
+
+  package init(policy: ValidationPolicy = .standard) {
+    self.policy = policy
+    username = UsernameRule(policy: policy)
+    password = PasswordRule(policy: policy)
+    messages = MessageCatalog.forPolicy(policy)
+  }
+
+  /// Checks every field that was sent and reports them in canonical order.
+  package func validate(
+    _ input: ValidationInput,
+    purpose: ValidationPurpose = .register,
+    locale: MessageLocale = .en
+  ) -> ValidationReport {
+    var fields: [FieldReport] = []
+    fields.reserveCapacity(FieldName.canonicalOrder.count)
+    for field in FieldName.canonicalOrder {
+      if let text = input[field] {
+        fields.append(check(field, text, purpose: purpose, locale: locale))
+      }
+    }
+    return ValidationReport(fields: fields)
+  }
+
+  /// Checks one field on its own, e.g. for the login handler that has only `account` and `password`.
+  package func check(
+    _ field: FieldName,
+    _ text: String,
+    purpose: ValidationPurpose,
+    locale: MessageLocale
+  ) -> FieldReport {
+    var kind: AccountKind?
+    let outcome: RuleOutcome
+    switch field {
+    case .account:
+      let trimmed = trimmingWhitespace(text)
+      let accountKind = AccountClassifier.classify(trimmed)
+      kind = accountKind
+      outcome = check(trimmed, as: accountKind, purpose: purpose)
+    case .username:
+      outcome = username.check(trimmingWhitespace(text), purpose: purpose)
+    case .email:
+      outcome = EmailRule.check(trimmingWhitespace(text))
+    case .phone:
+      outcome = PhoneRule.check(trimmingWhitespace(text))
+    case .password:
+      outcome = password.check(text, purpose: purpose)
+    }
+    let subject = kind.map(MessageSubject.init(account:)) ?? MessageSubject(field: field)
+    return FieldReport(field: field, value: outcome.value, kind: kind, issues: issues(outcome.codes, subject, locale))
+  }
+
+  private func check(_ trimmed: Substring, as kind: AccountKind, purpose: ValidationPurpose) -> RuleOutcome {
+    switch kind {
+    case .email: EmailRule.check(trimmed)
+    case .phone: PhoneRule.check(trimmed)
+    case .username: username.check(trimmed, purpose: purpose)
+    }
+  }
+
+  private func issues(_ codes: ValidationCodeSet, _ subject: MessageSubject, _ locale: MessageLocale) -> [FieldIssue] {
+    guard !codes.isEmpty else { return [] }
+    return codes.codes.map { FieldIssue(code: $0, message: messages.message($0, for: subject, locale: locale)) }
+  }
+}
