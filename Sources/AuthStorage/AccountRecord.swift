@@ -1,0 +1,35 @@
+/// A user of the embedded `local` provider. Username and email are unique case-insensitively (ASCII folding,
+/// which covers the validated character sets), phone exactly (it is stored normalized to E.164).
+package struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
+  package var id: String
+  package var username: String
+  package var email: String?
+  package var phone: String?
+  package var displayName: String?
+  /// A self-describing password hash string (scrypt or PBKDF2 with its parameters), never a password.
+  package var passwordHash: String
+  package var disabled: Bool
+  package var failedLogins: Int
+  /// Unix seconds; logins are refused before then.
+  package var lockedUntil: Int64?
+  /// Unix seconds.
+  package var createdAt: Int64
+
+  package init(
+    id: String, username: String, email: String? = nil, phone: String? = nil, displayName: String? = nil,
+    passwordHash: String, disabled: Bool = false, failedLogins: Int = 0, lockedUntil: Int64? = nil, createdAt: Int64
+  ) {
+    self.id = id
+    self.username = username
+    self.email = email
+    self.phone = phone
+    self.displayName = displayName
+    self.passwordHash = passwordHash
+    self.disabled = disabled
+    self.failedLogins = failedLogins
+    self.lockedUntil = lockedUntil
+    self.createdAt = createdAt
+  }
+
+  package var description: String { "AccountRecord(id: \(id), username: \(username), <redacted>)" }
+}

@@ -1,0 +1,118 @@
+import CSQLite
+import Glibc
+
+/// One SQLite connection. Not thread-safe on purpose: `Store` owns it behind its `Mutex`, so it is opened
+/// SQLITE_OPEN_NOMUTEX (multi-thread mode) and SQLite's own per-call mutex would only repeat our lock.
+///
+/// Every failure comes out as a `StorageError`; when SQLite reports CORRUPT or NOTADB the connection also
+/// remembers it (`damage`) so `Store` moves the file aside even if the caller swallowed the error.
+///
+/// `@unchecked Sendable` only so it can live in `Store`'s `Mutex` and be lent to a transaction closure: every use
+/// happens while that `Mutex` is held (transactions trap when used after their closure returns).
+final class SQLiteConnection: @unchecked Sendable {
+  let path: String
+  /// The first CORRUPT/NOTADB error seen on this connection.
+  private(set) var damage: StorageError?
+  private var handle: OpaquePointer?
+  /// Prepared once, reused for the life of the connection: the same few statements run on every request.
+  private var cache: [String: Statement] = [:]
+
+  /// Opens an existing file (we create it ourselves, with our mode) and refuses to follow a symlink.
+  init(path: String) throws {
+    self.path = path
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_PRIVATECACHE
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    handle = db
+    guard rc == SQLITE_OK, db != nil else {
+      let failure = db.map { fail(rc, sqlite3_errmsg($0)) } ?? fail(rc, nil)
+      close(checkpoint: false)
+      throw failure
+    }
+    sqlite3_extended_result_codes(db, 1)
+    // Ten seconds of SQLite's own backoff before a lock turns into SQLITE_BUSY: many sidecars share one store.
+    sqlite3_busy_timeout(db, 10_000)
+    auth_sqlite3_db_config_defensive(db, 1)
+    // A persistent WAL is never unlinked by close(): unlinking goes by path, and after a quarantine or a user's
+    // `rm` that path may already name another live store's WAL.
+    var persist: Int32 = 1
+    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+  }
+
+  deinit { close(checkpoint: true) }
+
+  /// `checkpoint: false` leaves a damaged file exactly as found, for inspection.
+  func close(checkpoint: Bool) {
+    cache.removeAll()
+    guard let db = handle else { return }
+    if !checkpoint { auth_sqlite3_db_config_no_checkpoint_on_close(db, 1) }
+    sqlite3_close_v2(db)
+    handle = nil
+  }
+
+  /// Runs one or more statements that take no arguments (pragmas, the schema, BEGIN/COMMIT).
+  func execute(_ sql: String) throws {
+    let db = try open()
+    let rc = sqlite3_exec(db, sql, nil, nil, nil)
+    guard rc == SQLITE_OK else { throw fail(rc, sqlite3_errmsg(db)) }
+  }
+
+  /// A cached prepared statement with `arguments` bound, ready to step.
+  func statement(_ sql: String, _ arguments: [SQLValue]) throws -> Statement {
+    let statement: Statement
+    if let cached = cache[sql] {
+      statement = cached
+    } else {
+      let db = try open()
+      var raw: OpaquePointer?
+      let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+      guard rc == SQLITE_OK, let raw else { throw fail(rc, sqlite3_errmsg(db)) }
+      statement = Statement(raw, connection: self)
+      cache[sql] = statement
+    }
+    try statement.reset(binding: arguments)
+    return statement
+  }
+
+  /// False once COMMIT or ROLLBACK has ended the transaction (SQLite rolls back by itself on some errors).
+  var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
+  /// Runs a statement that returns no rows; the number of rows it changed.
+  @discardableResult
+  func run(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
+    let statement = try statement(sql, arguments)
+    defer { statement.finish() }
+    while try statement.step() {}
+    return Int(sqlite3_changes(handle))
+  }
+
+  /// Every row, mapped.
+  func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Row) throws -> T) throws -> [T] {
+    let statement = try statement(sql, arguments)
+    defer { statement.finish() }
+    var result: [T] = []
+    while try statement.step() { result.append(try map(Row(statement: statement))) }
+    return result
+  }
+
+  /// The first row, mapped, or nil.
+  func row<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Row) throws -> T) throws -> T? {
+    let statement = try statement(sql, arguments)
+    defer { statement.finish() }
+    return try statement.step() ? map(Row(statement: statement)) : nil
+  }
+
+  /// Turns a result code into a `StorageError`, remembering damage. `detail` is SQLite's message: it names
+  /// tables and columns, never bound values.
+  func fail(_ rc: Int32, _ detail: UnsafePointer<CChar>?) -> StorageError {
+    let failure = SQLiteFailure(code: rc, detail: detail.map { String(cString: $0) } ?? "", path: path)
+    let error = failure.storageError
+    if failure.isDamage, damage == nil { damage = error }
+    return error
+  }
+
+  private func open() throws -> OpaquePointer {
+    guard let handle else { throw StorageError(.internalError, "SQLite connection to \(path) used after close") }
+    return handle
+  }
+}

@@ -1,0 +1,59 @@
+import AuthCrypto
+
+/// Encrypts column values at rest with AES-256-GCM under the store key.
+///
+/// The associated data binds each ciphertext to its table, column and row key, so a sealed value copied into
+/// another row or column fails to open instead of being accepted there (e.g. one profile's token moved into
+/// another profile's row).
+struct Sealer: Sendable {
+  let key: SecretBytes
+
+  func seal(_ plaintext: [UInt8], _ table: String, _ column: String, row: String) throws -> [UInt8] {
+    do {
+      return try AESGCM.seal(plaintext, key: key, associatedData: Self.context(table, column, row))
+    } catch {
+      throw StorageError(.internalError, "cannot seal \(table).\(column): \(error)")
+    }
+  }
+
+  func seal(_ secret: SecretBytes, _ table: String, _ column: String, row: String) throws -> [UInt8] {
+    try secret.withUnsafeBytes { raw in
+      var plaintext = Array(raw)
+      defer { plaintext.wipe() }
+      return try seal(plaintext, table, column, row: row)
+    }
+  }
+
+  /// - Throws: `StorageError.corrupt` when the value does not authenticate: a changed key or a tampered row.
+  ///   Nothing is moved aside for this; the file itself is fine.
+  func open(_ sealed: [UInt8], _ table: String, _ column: String, row: String) throws -> [UInt8] {
+    do {
+      return try AESGCM.open(sealed, key: key, associatedData: Self.context(table, column, row))
+    } catch {
+      throw StorageError.corrupt(
+        "a sealed value in \(table).\(column) could not be decrypted; was AUTH_SIDECAR_KEY or store.key changed "
+          + "since it was written?")
+    }
+  }
+
+  func openSecret(_ sealed: [UInt8], _ table: String, _ column: String, row: String) throws -> SecretBytes {
+    var plaintext = try open(sealed, table, column, row: row)
+    defer { plaintext.wipe() }
+    return SecretBytes(plaintext)
+  }
+
+  /// Length-prefixed parts, so ("a", "bc") and ("ab", "c") can never produce the same bytes.
+  static func context(_ table: String, _ column: String, _ row: String) -> [UInt8] {
+    var bytes = Array("auth-sidecar/sealed/v1".utf8)
+    for part in [table, column, row] {
+      let utf8 = Array(part.utf8)
+      let count = UInt32(utf8.count)
+      bytes += [
+        UInt8(count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8),
+        UInt8(truncatingIfNeeded: count),
+      ]
+      bytes += utf8
+    }
+    return bytes
+  }
+}

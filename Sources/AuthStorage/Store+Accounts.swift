@@ -1,0 +1,78 @@
+/// The `local` provider's accounts.
+extension ReadTransaction {
+  private static let accountColumns = """
+    SELECT id, username, email, phone, display_name, password_hash, disabled, failed_logins, locked_until, created_at
+    FROM accounts
+    """
+
+  package func account(id: String) throws -> AccountRecord? {
+    try db.row(Self.accountColumns + " WHERE id = ?", [.text(id)], Self.account)
+  }
+
+  /// Case-insensitive (ASCII).
+  package func account(username: String) throws -> AccountRecord? {
+    try db.row(Self.accountColumns + " WHERE username = ?", [.text(username)], Self.account)
+  }
+
+  /// Case-insensitive (ASCII).
+  package func account(email: String) throws -> AccountRecord? {
+    try db.row(Self.accountColumns + " WHERE email = ?", [.text(email)], Self.account)
+  }
+
+  /// Exact: phones are stored normalized to E.164.
+  package func account(phone: String) throws -> AccountRecord? {
+    try db.row(Self.accountColumns + " WHERE phone = ?", [.text(phone)], Self.account)
+  }
+
+  /// Every account, oldest first.
+  package func accounts() throws -> [AccountRecord] {
+    try db.rows(Self.accountColumns + " ORDER BY created_at, username", [], Self.account)
+  }
+
+  private static func account(_ row: Row) -> AccountRecord {
+    AccountRecord(
+      id: row.text(0), username: row.text(1), email: row.optionalText(2), phone: row.optionalText(3),
+      displayName: row.optionalText(4), passwordHash: row.text(5), disabled: row.bool(6),
+      failedLogins: Int(row.integer(7)), lockedUntil: row.optionalInteger(8), createdAt: row.integer(9))
+  }
+}
+
+extension WriteTransaction {
+  /// - Throws: `StorageError.alreadyExists` with `field` "username", "email", "phone" or "id" when taken.
+  package func insertAccount(_ account: AccountRecord) throws {
+    try db.run(
+      """
+      INSERT INTO accounts (username, email, phone, display_name, password_hash, disabled, failed_logins,
+        locked_until, created_at, id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """, Self.columns(account))
+  }
+
+  /// Replaces every column of the account with `account.id`.
+  /// - Throws: `StorageError.notFound` when there is no such account; `.alreadyExists` (with `field`) when the
+  ///   new username, email or phone belongs to another account.
+  package func updateAccount(_ account: AccountRecord) throws {
+    let changed = try db.run(
+      """
+      UPDATE accounts SET username = ?, email = ?, phone = ?, display_name = ?, password_hash = ?, disabled = ?,
+        failed_logins = ?, locked_until = ?, created_at = ?
+      WHERE id = ?
+      """, Self.columns(account))
+    guard changed == 1 else { throw StorageError(.notFound, "no account with id \(account.id)") }
+  }
+
+  /// Deletes the account and (by cascade) its refresh tokens.
+  /// - Returns: whether it existed.
+  @discardableResult
+  package func deleteAccount(id: String) throws -> Bool {
+    try db.run("DELETE FROM accounts WHERE id = ?", [.text(id)]) > 0
+  }
+
+  private static func columns(_ account: AccountRecord) -> [SQLValue] {
+    [
+      .text(account.username), .text(account.email), .text(account.phone), .text(account.displayName),
+      .text(account.passwordHash), .bool(account.disabled), .integer(Int64(account.failedLogins)),
+      .integer(account.lockedUntil), .integer(account.createdAt), .text(account.id),
+    ]
+  }
+}

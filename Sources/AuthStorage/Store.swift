@@ -1,0 +1,127 @@
+import Synchronization
+
+/// The durable, private store: one SQLite database per state directory, secrets sealed with the store key.
+///
+/// Safe to share between threads and tasks (one connection behind a `Mutex`) and between processes (SQLite WAL
+/// locking with a 10 s busy timeout). A damaged database is moved aside and reported as `.corrupt`; the next
+/// transaction (or the next `Store`) starts a fresh one.
+///
+/// - Important: keep transactions short and free of network I/O: a write holds the store's write lock for every
+///   process. Never call back into the same `Store` from inside a transaction closure: the lock is not
+///   re-entrant and traps. Waiting for the `Mutex` or for another process's write lock (up to the 10 s busy
+///   timeout) blocks the calling thread.
+package final class Store: Sendable {
+  package let directory: StateDirectory
+  /// "env-key" or "key-file", for the `status` method.
+  package let protectionLevel: StoreKey.ProtectionLevel
+  /// Things worth a log line from opening (modes tightened, key file created); never secrets.
+  package let notes: [String]
+  /// The profile locks that live beside this store.
+  package let profileLocks: ProfileLock
+  package var databasePath: String { directory.file(DatabaseFile.name) }
+
+  private let sealer: Sealer
+  private let state: Mutex<OpenDatabase>
+
+  /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
+  /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
+  private struct OpenDatabase {
+    var connection: SQLiteConnection?
+    var identity: FileSystem.Identity?
+  }
+
+  /// Opens (creating if needed) `<directory>/store.sqlite3`.
+  /// - Throws: `StorageError` `.unavailable`, or `.corrupt` after moving a damaged file aside (open again to
+  ///   start fresh).
+  package init(directory: StateDirectory, key: StoreKey) throws {
+    var notes = directory.notes + key.notes
+    let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
+    self.directory = directory
+    self.protectionLevel = key.protectionLevel
+    self.notes = notes
+    self.profileLocks = ProfileLock(stateDirectory: directory)
+    self.sealer = Sealer(key: key.secret)
+    self.state = Mutex(OpenDatabase(connection: connection, identity: identity))
+  }
+
+  /// Resolves the state directory (`--state-dir` > `AUTH_SIDECAR_STATE_DIR` > XDG), loads the key
+  /// (`AUTH_SIDECAR_KEY` > `store.key`) and opens the store.
+  /// - Throws: `StorageError` `.invalidConfiguration`, `.unavailable` or `.corrupt`.
+  package convenience init(explicitStateDirectory: String?, environment: [String: String]) throws {
+    let directory = try StateDirectory(explicitPath: explicitStateDirectory, environment: environment)
+    try self.init(directory: directory, key: StoreKey(directory: directory, environment: environment))
+  }
+
+  /// Runs `body` in one read transaction: every query sees the same snapshot.
+  /// - Throws: `StorageError`, or whatever `body` throws.
+  package func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+    try transaction("BEGIN DEFERRED", ReadTransaction.init, body)
+  }
+
+  /// Runs `body` in one BEGIN IMMEDIATE … COMMIT; rolled back if `body` throws. Taking the write lock up front
+  /// means a busy store waits in the busy handler instead of failing a read-to-write upgrade.
+  /// - Throws: `StorageError`, or whatever `body` throws.
+  @discardableResult
+  package func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, body)
+  }
+
+  /// Runs `body` holding `profile`'s cross-process lock (see `ProfileLock`), blocking the thread while waiting.
+  /// - Throws: `StorageError.unavailable` ("lock timeout …"), or whatever `body` throws.
+  package func withProfileLockBlocking<T>(
+    _ profile: String, timeout: Duration = ProfileLock.defaultTimeout, _ body: () throws -> T
+  ) throws -> T {
+    try profileLocks.withLockBlocking(profile, timeout: timeout, body)
+  }
+
+  /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
+  /// across re-read → network refresh → write.
+  /// - Throws: `StorageError.unavailable` ("lock timeout …"), `CancellationError`, or whatever `body` throws.
+  package func withProfileLock<T>(
+    _ profile: String, timeout: Duration = ProfileLock.defaultTimeout, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> T
+  ) async throws -> T {
+    try await profileLocks.withLock(profile, timeout: timeout, body)
+  }
+
+  private func transaction<Transaction: ReadTransaction, T>(
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, _ body: (Transaction) throws -> T
+  ) throws -> T {
+    var result: T?
+    try state.withLock { open in
+      let connection = try currentConnection(&open)
+      do {
+        try connection.execute(begin)
+        let transaction = make(connection, sealer)
+        defer { transaction.close() }
+        let value = try body(transaction)
+        // The closure may have caught a CORRUPT error and carried on; the file is still damaged.
+        if let damage = connection.damage { throw damage }
+        try connection.execute("COMMIT")
+        result = value
+      } catch {
+        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+        guard let damage = connection.damage, let identity = open.identity else { throw error }
+        open = OpenDatabase()
+        throw DatabaseFile.quarantine(connection, identity: identity, in: directory, damage: damage)
+      }
+    }
+    // Set on every path that does not throw.
+    return result!
+  }
+
+  /// The open connection, reopened when there is none (after a quarantine) or when the path no longer names the
+  /// file it opened (another process quarantined it, or someone deleted it).
+  private func currentConnection(_ open: inout OpenDatabase) throws -> SQLiteConnection {
+    if let connection = open.connection {
+      if FileSystem.identity(of: databasePath) == open.identity { return connection }
+      // No checkpoint: the old file may be a quarantined one, kept as found.
+      connection.close(checkpoint: false)
+      open = OpenDatabase()
+    }
+    var notes: [String] = []
+    let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
+    open = OpenDatabase(connection: connection, identity: identity)
+    return connection
+  }
+}

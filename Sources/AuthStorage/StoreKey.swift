@@ -1,0 +1,83 @@
+import AuthCrypto
+
+/// The 32-byte AES-256-GCM key that seals secrets in the store.
+///
+/// From `AUTH_SIDECAR_KEY` when set (64 hex digits, or base64 / base64url of exactly 32 bytes), otherwise from
+/// `<state dir>/store.key`, which is created on first use. A malformed environment key is a configuration error,
+/// never a silent fallback to the key file.
+package struct StoreKey: Sendable {
+  /// How the key is protected, for the `status` method.
+  package enum ProtectionLevel: String, Sendable {
+    /// From the environment: nothing on disk can decrypt the store by itself.
+    case envKey = "env-key"
+    /// From a 0600 file beside the store: protects against copies of the database alone.
+    case keyFile = "key-file"
+  }
+
+  package static let environmentVariable = "AUTH_SIDECAR_KEY"
+  package static let byteCount = 32
+
+  package let secret: SecretBytes
+  package let protectionLevel: ProtectionLevel
+  /// Things worth a log line (a key file was created); never key material.
+  package let notes: [String]
+
+  package init(secret: SecretBytes, protectionLevel: ProtectionLevel, notes: [String] = []) {
+    self.secret = secret
+    self.protectionLevel = protectionLevel
+    self.notes = notes
+  }
+
+  /// The environment key if `AUTH_SIDECAR_KEY` is set, else the key file in `directory` (created if missing).
+  /// - Throws: `StorageError` `.invalidConfiguration` for a malformed environment key; `.unavailable` for an
+  ///   unusable key file (a symlink, foreign-owned, not 32 bytes, readable by group or others).
+  package init(directory: StateDirectory, environment: [String: String]) throws {
+    if let text = environment[Self.environmentVariable] {
+      self.init(secret: try Self.parse(environmentValue: text), protectionLevel: .envKey)
+    } else {
+      var notes: [String] = []
+      let secret = try KeyFile.loadOrCreate(directory.file(KeyFile.name), in: directory.path, notes: &notes)
+      self.init(secret: secret, protectionLevel: .keyFile, notes: notes)
+    }
+  }
+
+  /// Decodes an `AUTH_SIDECAR_KEY` value. Surrounding whitespace (a newline from a file) is ignored.
+  /// - Throws: `StorageError.invalidConfiguration`, whose message never quotes the value.
+  package static func parse(environmentValue: String) throws -> SecretBytes {
+    var raw = Array(environmentValue.utf8)
+    defer { raw.wipe() }
+    var start = 0
+    var end = raw.count
+    while start < end, isSpace(raw[start]) { start += 1 }
+    while end > start, isSpace(raw[end - 1]) { end -= 1 }
+    let text = String(decoding: raw[start..<end], as: UTF8.self)
+    var candidates: [[UInt8]?] = []
+    if text.utf8.count == byteCount * 2 {
+      candidates.append(Hex.decode(text))
+    } else {
+      // Accept padded or unpadded spellings of either alphabet; AuthCrypto's decoders are strict about which.
+      var dataEnd = end
+      while dataEnd > start, raw[dataEnd - 1] == UInt8(ascii: "=") { dataEnd -= 1 }
+      let padded = dataEnd < end
+      // Padding, when present, must be the canonical one or two characters completing a 4-character group.
+      if !padded || (end - dataEnd <= 2 && (end - start) % 4 == 0) {
+        let unpadded = String(decoding: raw[start..<dataEnd], as: UTF8.self)
+        let padding = String(repeating: "=", count: (4 - unpadded.utf8.count % 4) % 4)
+        candidates += [Base64.decode(unpadded + padding), Base64URL.decode(unpadded)]
+      }
+    }
+    defer {
+      for index in candidates.indices { candidates[index]?.wipe() }
+    }
+    guard let found = candidates.firstIndex(where: { $0?.count == byteCount }), let bytes = candidates[found] else {
+      throw StorageError.invalidConfiguration(
+        "\(environmentVariable) must be 64 hex digits or the base64/base64url encoding of exactly 32 bytes "
+          + "(it is set, \(text.utf8.count) characters, and is neither); unset it to use the key file instead")
+    }
+    return SecretBytes(bytes)
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}
