@@ -1,0 +1,36 @@
+/// The provider a profile logs in with, holding that provider's own settings.
+///
+/// Each provider is a case with its own settings type, read from the profile key named after the provider
+/// (`"local": {...}`, later `"rest": {...}`). Adding one means a case here, its settings type, its decoder in
+/// `ProfileDecoder.provider(_:)`, and `ProviderKind.isAvailable`; the exhaustive switches show every other
+/// place that must decide what the new provider does.
+package enum ProviderConfig: Sendable, Equatable {
+  case local(LocalProviderConfig)
+
+  package var kind: ProviderKind {
+    switch self {
+    case .local: .local
+    }
+  }
+}
+
+/// Every provider name the config format knows, including those this build cannot use yet.
+///
+/// Naming the future ones lets a config written for a later build fail with "not available yet" instead of
+/// "unknown provider", which would send the user looking for a typo.
+package enum ProviderKind: String, Sendable, CaseIterable, CustomStringConvertible {
+  case local
+  case rest
+  case oauth2
+  case form
+
+  /// Whether this build can log in with the provider.
+  package var isAvailable: Bool {
+    switch self {
+    case .local: true
+    case .rest, .oauth2, .form: false
+    }
+  }
+
+  package var description: String { rawValue }
+}
