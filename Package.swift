@@ -14,21 +14,29 @@ let package = Package(
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+    // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
+    .target(name: "AuthSupport"),
+    .testTarget(name: "AuthSupportTests", dependencies: ["AuthSupport"]),
+
     // MARK: AuthJSON — strict RFC 8259 parser and compact writer, no Foundation
     .target(name: "AuthJSON"),
     .testTarget(name: "AuthJSONTests", dependencies: ["AuthJSON"]),
 
     // MARK: AuthProtocol — JSON-RPC 2.0 wire types: ids, messages, error codes and kinds
     .target(name: "AuthProtocol", dependencies: ["AuthJSON"]),
-    .testTarget(name: "AuthProtocolTests", dependencies: ["AuthProtocol"]),
+    .testTarget(name: "AuthProtocolTests", dependencies: ["AuthProtocol", "AuthJSON"]),
 
     // MARK: AuthTransport — stdio framing (NDJSON, LSP), the read loop and the stdout writer
     .target(name: "AuthTransport", dependencies: ["AuthProtocol"]),
-    .testTarget(name: "AuthTransportTests", dependencies: ["AuthTransport"]),
+    .testTarget(name: "AuthTransportTests", dependencies: ["AuthTransport", "AuthProtocol", "AuthJSON"]),
 
     // MARK: AuthValidation — username, email, phone, password and account rules, en and zh-Hans
     .target(name: "AuthValidation"),
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
+
+    // MARK: AuthConfig — the profiles config file
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation"]),
+    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
     .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
@@ -38,12 +46,32 @@ let package = Package(
     .target(name: "AuthStorage", dependencies: ["CSQLite", "AuthCrypto"]),
     .testTarget(name: "AuthStorageTests", dependencies: ["AuthStorage"]),
 
+    // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
+    .target(name: "AuthProviders", dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport"]),
+    .testTarget(name: "AuthProvidersTests", dependencies: ["AuthProviders"]),
+
+    // MARK: AuthSession — sessions per profile: login, single-flight refresh across processes, logout
+    .target(
+      name: "AuthSession", dependencies: ["AuthConfig", "AuthProviders", "AuthStorage", "AuthSupport", "AuthJSON"]),
+    .testTarget(name: "AuthSessionTests", dependencies: ["AuthSession"]),
+
     // MARK: AuthDispatch — method registry, handlers, ordering, cancellation, error mapping
-    .target(name: "AuthDispatch", dependencies: ["AuthProtocol", "AuthValidation"]),
-    .testTarget(name: "AuthDispatchTests", dependencies: ["AuthDispatch"]),
+    .target(
+      name: "AuthDispatch",
+      dependencies: [
+        "AuthProtocol", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport", "AuthCrypto",
+        "AuthJSON",
+      ]),
+    .testTarget(
+      name: "AuthDispatchTests", dependencies: ["AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation"]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else
-    .executableTarget(name: "auth-sidecar", dependencies: ["AuthTransport", "AuthDispatch"]),
+    .executableTarget(
+      name: "auth-sidecar",
+      dependencies: [
+        "AuthTransport", "AuthDispatch", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
+        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol",
+      ]),
     // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "AuthSidecarEndToEndTests",

@@ -1,13 +1,19 @@
+import AuthCrypto
+import AuthJSON
 import AuthProtocol
+import AuthProviders
+import AuthSession
+import AuthStorage
 import AuthValidation
 
 /// The one place where any Swift error becomes a JSON-RPC error object.
 ///
-/// Domain modules throw their own error types; this switches over them so that adding a
-/// case forces a mapping decision here. Anything unknown is `internal` with a generic text:
-/// the cause goes to the diagnostics log, never to the host.
+/// Domain modules throw their own error types; this switches over each one's codes
+/// exhaustively, so adding a case forces a mapping decision here. Anything unknown is
+/// `internal` with a generic text: the cause goes to the diagnostics log, never to the host.
 package struct ErrorTranslator: Sendable {
-  /// Where causes of internal errors are reported (stderr, redacted by the caller's types).
+  /// Where causes are reported (stderr). Only error types and codes are passed: their
+  /// messages are built without secrets or input values.
   private let report: @Sendable (String) -> Void
 
   package init(report: @escaping @Sendable (String) -> Void = { _ in }) { self.report = report }
@@ -18,13 +24,72 @@ package struct ErrorTranslator: Sendable {
       return error
     case is CancellationError:
       return localized(.cancelled, locale)
+    case let failure as ValidationFailure:
+      return localized(.validationFailed, locale, details: ["fields": .object(ValidateMethod.fieldsJSON(failure.report))])
+    case let error as SessionError:
+      return translate(error, locale)
+    case let error as ProviderError:
+      report("provider: \(error.description)")
+      return translate(error, locale)
+    case let error as StorageError:
+      report("storage: \(error.description)")
+      return translate(error, locale)
     default:
       report("internal error: \(type(of: error))")
       return localized(.internal, locale)
     }
   }
 
-  package func localized(_ kind: ErrorKind, _ locale: MessageLocale, details: AuthJSON.JSONObject = [:]) -> RPCError {
+  private func translate(_ error: SessionError, _ locale: MessageLocale) -> RPCError {
+    switch error.code {
+    case .notLoggedIn(let lastAccount):
+      return localized(.notLoggedIn, locale, details: lastAccount.map { ["lastAccount": .string($0)] } ?? [:])
+    case .sessionExpired:
+      return localized(.sessionExpired, locale)
+    case .unknownProfile(let name):
+      return localized(.configError, locale, details: ["profile": .string(name)])
+    case .unsupported:
+      return localized(.unsupported, locale)
+    }
+  }
+
+  private func translate(_ error: ProviderError, _ locale: MessageLocale) -> RPCError {
+    var details: JSONObject = [:]
+    if let upstream = error.upstreamCode { details["provider"] = .string(upstream) }
+    let kind: ErrorKind
+    switch error.code {
+    case .invalidCredentials: kind = .invalidCredentials
+    case .alreadyExists(let field):
+      kind = .alreadyExists
+      if let field { details["field"] = .string(field) }
+    case .sessionRejected: kind = .sessionExpired
+    case .rateLimited(let retryAfter):
+      kind = .rateLimited
+      if let retryAfter { details["retryAfter"] = .number(JSONNumber(retryAfter)) }
+    case .networkUnavailable: kind = .networkUnavailable
+    case .timeout: kind = .timeout
+    case .serverError(let status):
+      kind = .serverError
+      if let status { details["status"] = .number(JSONNumber(status)) }
+    case .badResponse: kind = .badResponse
+    case .tlsError: kind = .tlsError
+    case .unsupported: kind = .unsupported
+    }
+    return localized(kind, locale, details: details)
+  }
+
+  private func translate(_ error: StorageError, _ locale: MessageLocale) -> RPCError {
+    switch error.code {
+    case .unavailable: return localized(.storageUnavailable, locale)
+    case .corrupt: return localized(.storageCorrupt, locale)
+    case .alreadyExists:
+      return localized(.alreadyExists, locale, details: error.field.map { ["field": .string($0)] } ?? [:])
+    case .invalidConfiguration: return localized(.configError, locale)
+    case .notFound, .internalError: return localized(.internal, locale)
+    }
+  }
+
+  package func localized(_ kind: ErrorKind, _ locale: MessageLocale, details: JSONObject = [:]) -> RPCError {
     RPCError(kind, ErrorMessages.text(kind, locale), details: details)
   }
 
@@ -32,5 +97,3 @@ package struct ErrorTranslator: Sendable {
     localized(.rateLimited, locale, details: ["reason": "too_many_in_flight"])
   }
 }
-
-import AuthJSON

@@ -9,15 +9,12 @@ package struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
   /// A self-describing password hash string (scrypt or PBKDF2 with its parameters), never a password.
   package var passwordHash: String
   package var disabled: Bool
-  package var failedLogins: Int
-  /// Unix seconds; logins are refused before then.
-  package var lockedUntil: Int64?
   /// Unix seconds.
   package var createdAt: Int64
 
   package init(
     id: String, username: String, email: String? = nil, phone: String? = nil, displayName: String? = nil,
-    passwordHash: String, disabled: Bool = false, failedLogins: Int = 0, lockedUntil: Int64? = nil, createdAt: Int64
+    passwordHash: String, disabled: Bool = false, createdAt: Int64
   ) {
     self.id = id
     self.username = username
@@ -26,8 +23,6 @@ package struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
     self.displayName = displayName
     self.passwordHash = passwordHash
     self.disabled = disabled
-    self.failedLogins = failedLogins
-    self.lockedUntil = lockedUntil
     self.createdAt = createdAt
   }
 

@@ -70,9 +70,13 @@ enum Migrations {
       display_name TEXT,
       password_hash TEXT NOT NULL,
       disabled INTEGER NOT NULL DEFAULT 0,
-      failed_logins INTEGER NOT NULL DEFAULT 0,
-      locked_until INTEGER,
       created_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE login_throttle (
+      identifier_hash BLOB PRIMARY KEY NOT NULL,
+      failures INTEGER NOT NULL,
+      blocked_until INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
     ) STRICT;
     CREATE TABLE refresh_tokens (
       token_hash BLOB PRIMARY KEY NOT NULL,

@@ -1,7 +1,7 @@
 /// The `local` provider's accounts.
 extension ReadTransaction {
   private static let accountColumns = """
-    SELECT id, username, email, phone, display_name, password_hash, disabled, failed_logins, locked_until, created_at
+    SELECT id, username, email, phone, display_name, password_hash, disabled, created_at
     FROM accounts
     """
 
@@ -33,7 +33,7 @@ extension ReadTransaction {
     AccountRecord(
       id: row.text(0), username: row.text(1), email: row.optionalText(2), phone: row.optionalText(3),
       displayName: row.optionalText(4), passwordHash: row.text(5), disabled: row.bool(6),
-      failedLogins: Int(row.integer(7)), lockedUntil: row.optionalInteger(8), createdAt: row.integer(9))
+      createdAt: row.integer(7))
   }
 }
 
@@ -42,9 +42,8 @@ extension WriteTransaction {
   package func insertAccount(_ account: AccountRecord) throws {
     try db.run(
       """
-      INSERT INTO accounts (username, email, phone, display_name, password_hash, disabled, failed_logins,
-        locked_until, created_at, id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO accounts (username, email, phone, display_name, password_hash, disabled, created_at, id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       """, Self.columns(account))
   }
 
@@ -55,7 +54,7 @@ extension WriteTransaction {
     let changed = try db.run(
       """
       UPDATE accounts SET username = ?, email = ?, phone = ?, display_name = ?, password_hash = ?, disabled = ?,
-        failed_logins = ?, locked_until = ?, created_at = ?
+        created_at = ?
       WHERE id = ?
       """, Self.columns(account))
     guard changed == 1 else { throw StorageError(.notFound, "no account with id \(account.id)") }
@@ -71,8 +70,7 @@ extension WriteTransaction {
   private static func columns(_ account: AccountRecord) -> [SQLValue] {
     [
       .text(account.username), .text(account.email), .text(account.phone), .text(account.displayName),
-      .text(account.passwordHash), .bool(account.disabled), .integer(Int64(account.failedLogins)),
-      .integer(account.lockedUntil), .integer(account.createdAt), .text(account.id),
+      .text(account.passwordHash), .bool(account.disabled), .integer(account.createdAt), .text(account.id),
     ]
   }
 }

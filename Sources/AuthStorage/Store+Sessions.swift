@@ -98,6 +98,22 @@ extension WriteTransaction {
     return changed == 1
   }
 
+  /// Replaces only the cached user of the session at `generation` (after `getUser {refresh: true}`).
+  /// The tokens are left alone: a refresh by another process may have rotated them since the
+  /// caller read the session, and writing back old tokens would lose the rotated refresh token.
+  /// - Returns: false, changing nothing, when the session is gone or at another generation.
+  package func updateCachedUser(profile: String, generation: Int64, userJSON: [UInt8], at time: Int64) throws -> Bool {
+    let current = try db.row(
+      "SELECT p.generation FROM sessions s JOIN profiles p ON p.profile = s.profile WHERE s.profile = ?",
+      [.text(profile)]
+    ) { $0.integer(0) }
+    guard current == generation else { return false }
+    let sealed = try sealer.seal(userJSON, "sessions", "user_json", row: profile)
+    return try db.run(
+      "UPDATE sessions SET user_json = ?, updated_at = ? WHERE profile = ?",
+      [.blob(sealed), .integer(time), .text(profile)]) == 1
+  }
+
   /// Logs the profile out locally: tokens, cookies and the cached user are deleted (secure_delete zeroes them
   /// in the file) and the generation rises, so in-flight refreshes are discarded. Idempotent.
   /// The last account survives; see `forgetLastAccount(profile:)`.

@@ -3,14 +3,12 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import AuthConfig
 import AuthDispatch
-import AuthJSON
-import AuthProtocol
+import AuthSupport
 import AuthTransport
-import AuthValidation
 
-/// The composition root: parses options, builds the modules and connects them. No logic
-/// of its own lives here.
+/// The entry point: parses options and hands over to the command. No logic of its own.
 @main
 enum AuthSidecar {
   static let version = "0.1.0"
@@ -18,9 +16,11 @@ enum AuthSidecar {
   static func main() {
     let options: SidecarOptions
     do {
-      options = try SidecarOptions.parse(Array(CommandLine.arguments.dropFirst()))
+      let testMode = getenv("AUTH_SIDECAR_TEST_MODE").map { String(cString: $0) }
+      options = try SidecarOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: testMode.map { ["AUTH_SIDECAR_TEST_MODE": $0] } ?? [:])
     } catch {
-      writeStderr("auth-sidecar: \(error.message)\n\n\(SidecarOptions.usage)\n")
+      Logger.standardError("auth-sidecar: \(error.message)\n\n\(SidecarOptions.usage)\n")
       exit(64)
     }
     switch options.command {
@@ -29,42 +29,36 @@ enum AuthSidecar {
     case .version:
       print("auth-sidecar \(version)")
     case .serve:
-      serve(options)
+      serve(options, Wiring(options: options, config: loadConfig(options)))
     case .call(let method, let params):
-      exit(CallCommand(options: options, makeServer: makeServer).run(method: method, paramsArgument: params))
+      let wiring = Wiring(options: options, config: loadConfig(options))
+      exit(CallCommand(wiring: wiring).run(method: method, paramsArgument: params))
+    case .users(let command):
+      let wiring = Wiring(options: options, config: loadConfig(options))
+      exit(UsersCommand(wiring: wiring).run(command))
     }
   }
 
-  static func serve(_ options: SidecarOptions) {
+  /// The config, or exit 78 (EX_CONFIG) with the reason: a bad config is never half-applied.
+  static func loadConfig(_ options: SidecarOptions) -> SidecarConfig {
+    do {
+      return try ConfigLoader.load(explicitPath: options.configPath, environment: ConfigEnvironment.current())
+    } catch {
+      Logger.standardError("auth-sidecar: config error: \(error)\n")
+      exit(78)
+    }
+  }
+
+  static func serve(_ options: SidecarOptions, _ wiring: Wiring) {
     let protocolFD = StdioGuard.takeStdout()
     let stopFD = ShutdownSignal.install()
     let output = OutputWriter(fd: protocolFD, mode: options.framing)
-    let server = makeServer(options, output)
+    let server = wiring.makeServer(sender: output)
     var transportOptions = StdioTransport.Options()
     transportOptions.framing = options.framing
     transportOptions.maxMessageBytes = options.maxMessageBytes
     StdioTransport(inputFD: STDIN_FILENO, stopFD: stopFD, output: output, options: transportOptions)
       .run(receiver: server)
     exit(0)
-  }
-
-  /// Builds the dispatcher with every method registered.
-  static func makeServer(_ options: SidecarOptions, _ sender: any MessageSender) -> Server {
-    let log = StderrLog(level: options.logLevel)
-    let validator = Validator(policy: .standard)
-    var registry = MethodRegistry()
-    registry.register(ValidateMethod(validatorForProfile: { _ in validator }))
-    registry.register(DiscoverMethod())
-    var limits = Server.Limits()
-    limits.maxDepth = options.maxDepth
-    limits.maxInFlight = options.maxInFlight
-    limits.maxBatchSize = options.maxBatchSize
-    return Server(
-      registry: registry, sender: sender, limits: limits,
-      errors: ErrorTranslator(report: { log.log(.error, $0) }))
-  }
-
-  static func writeStderr(_ text: String) {
-    _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
   }
 }

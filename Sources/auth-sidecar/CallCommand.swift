@@ -6,30 +6,35 @@
 import AuthDispatch
 import AuthJSON
 import AuthProtocol
+import AuthSupport
 import Synchronization
 
 /// `auth-sidecar call METHOD [PARAMS_JSON|-]`: one request through the same dispatcher the
 /// stdio server uses, for shells and debugging.
 struct CallCommand {
-  let options: SidecarOptions
-  let makeServer: (SidecarOptions, any MessageSender) -> Server
+  let wiring: Wiring
 
   /// - Returns: the process exit code (0 result, 2 error answer, 64 usage).
   func run(method: String, paramsArgument: String?) -> Int32 {
     var paramsText = paramsArgument ?? "{}"
     if paramsArgument == "-" { paramsText = readStandardInput() }
     guard case .object(let params)? = try? JSONParser.parse(paramsText) else {
-      AuthSidecar.writeStderr("auth-sidecar: PARAMS_JSON must be a JSON object\n")
+      Logger.standardError("auth-sidecar: PARAMS_JSON must be a JSON object\n")
       return 64
     }
     let request: JSONValue = .object([
       "jsonrpc": "2.0", "id": 1, "method": .string(method), "params": .object(params),
     ])
     let capture = CapturingSender()
-    let server = makeServer(options, capture)
+    let server = wiring.makeServer(sender: capture)
     JSONWriter.encode(request).withUnsafeBufferPointer { server.receive($0) }
     server.drain(timeoutMilliseconds: 120_000)
-    guard case .object(let answer)? = capture.messages.first?.json else { return 70 }
+    // Notifications (sessionChanged) may come first; the answer is the message with the id.
+    let answers = capture.messages.compactMap { message -> JSONObject? in
+      guard case .notification = message else { return message.json.objectValue }
+      return nil
+    }
+    guard let answer = answers.first else { return 70 }
     if let result = answer["result"] {
       print(JSONWriter.string(result))
       return 0

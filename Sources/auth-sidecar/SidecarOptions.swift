@@ -1,3 +1,4 @@
+import AuthSupport
 import AuthTransport
 
 /// The command line, parsed by hand (no ArgumentParser: we take no packages).
@@ -5,6 +6,7 @@ struct SidecarOptions {
   enum Command {
     case serve
     case call(method: String, params: String?)
+    case users(UsersCommand.Action)
     case help
     case version
   }
@@ -18,11 +20,26 @@ struct SidecarOptions {
   var maxDepth = 64
   var maxInFlight = 64
   var maxBatchSize = 10_000
+  /// For `users …`: the profile whose validation policy applies, and the new account's details.
+  var profile = "default"
+  var email: String?
+  var phone: String?
+  var displayName: String?
+  /// Test mode (refused unless AUTH_SIDECAR_TEST_MODE=1): a fixed clock, seeded randomness and
+  /// a cheaper password KDF, so golden transcripts of whole sessions are byte-stable.
+  var testClock: Int64?
+  var testSeed: UInt64?
+  var testKDFIterations: Int?
+  var isTestMode: Bool { testClock != nil || testSeed != nil || testKDFIterations != nil }
 
   static let usage = """
     Usage: auth-sidecar [options]                  serve JSON-RPC 2.0 on stdin/stdout
            auth-sidecar call METHOD [PARAMS_JSON|-] [options]
                                                    send one request, print its answer
+           auth-sidecar users add USERNAME [--email E] [--phone P] [--display-name N] [--profile P]
+           auth-sidecar users list | users remove USERNAME | users passwd USERNAME
+                                                   manage the local provider's accounts; passwords are
+                                                   read from stdin or a no-echo prompt, never from argv
            auth-sidecar --help | --version
 
     Options:
@@ -35,12 +52,21 @@ struct SidecarOptions {
       --max-in-flight N           most requests running at once (default 64)
       --max-batch N               most messages in one batch (default 10000)
 
+    Test mode, only with AUTH_SIDECAR_TEST_MODE=1 in the environment (never in production):
+      --test-clock RFC3339        a fixed clock, moved only by the test.advanceClock method
+      --test-seed N               seeded, predictable randomness for tokens and ids
+      --test-kdf-iterations N     PBKDF2 iterations for new password hashes (default 600000)
+
     `call` reads PARAMS_JSON from stdin when it is `-`: never put a password on the command line.
-    Exit codes: 0 success; 2 the method answered an error (printed as JSON); 64 usage error.
+    Config: --config, else AUTH_SIDECAR_CONFIG, else $XDG_CONFIG_HOME/auth-sidecar/config.json.
+    State: --state-dir, else AUTH_SIDECAR_STATE_DIR, else $XDG_STATE_HOME/auth-sidecar.
+    Exit codes: 0 success; 1 `users` refused (reason on stderr); 2 `call` answered an error (printed as
+    JSON); 64 usage error;
+    78 invalid configuration.
     """
 
   /// - Throws: `UsageError` with a message for the user.
-  static func parse(_ arguments: [String]) throws(UsageError) -> SidecarOptions {
+  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> SidecarOptions {
     var options = SidecarOptions()
     var positional: [String] = []
     var index = 0
@@ -75,19 +101,40 @@ struct SidecarOptions {
       case "--max-depth": options.maxDepth = try number(argument, 1...512)
       case "--max-in-flight": options.maxInFlight = try number(argument, 1...4096)
       case "--max-batch": options.maxBatchSize = try number(argument, 1...1_000_000)
+      case "--profile": options.profile = try value(argument)
+      case "--email": options.email = try value(argument)
+      case "--phone": options.phone = try value(argument)
+      case "--display-name": options.displayName = try value(argument)
+      case "--test-clock":
+        let text = try value(argument)
+        guard let time = RFC3339.parse(text) else { throw UsageError("--test-clock must be an RFC 3339 time") }
+        options.testClock = time
+      case "--test-seed":
+        let text = try value(argument)
+        guard let seed = UInt64(text) else { throw UsageError("--test-seed must be a non-negative integer") }
+        options.testSeed = seed
+      case "--test-kdf-iterations": options.testKDFIterations = try number(argument, 1...10_000_000)
       default:
         if argument.hasPrefix("-"), argument != "-" { throw UsageError("unknown option \(argument)") }
         positional.append(argument)
       }
       index += 1
     }
+    if options.isTestMode, environment["AUTH_SIDECAR_TEST_MODE"] != "1" {
+      throw UsageError("test-mode options need AUTH_SIDECAR_TEST_MODE=1 in the environment")
+    }
     switch positional.first {
     case nil: break
     case "call":
       guard positional.count == 2 || positional.count == 3 else { throw UsageError("call takes METHOD [PARAMS_JSON|-]") }
       options.command = .call(method: positional[1], params: positional.count == 3 ? positional[2] : nil)
+    case "users":
+      options.command = .users(try UsersCommand.Action.parse(Array(positional.dropFirst())))
     default:
       throw UsageError("unknown command \(positional[0])")
+    }
+    if case .users(.add) = options.command {} else if options.email != nil || options.phone != nil || options.displayName != nil {
+      throw UsageError("--email, --phone and --display-name go with `users add`")
     }
     return options
   }

@@ -24,8 +24,6 @@ import Testing
         #expect(try tx.accounts().map(\.id).sorted() == ["a1", "b1"])
       }
       var changed = alice
-      changed.failedLogins = 5
-      changed.lockedUntil = 1_700_000_060
       changed.disabled = true
       changed.email = nil
       try store.write { try $0.updateAccount(changed) }

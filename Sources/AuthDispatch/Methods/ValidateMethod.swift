@@ -7,12 +7,9 @@ package struct ValidateMethod: InlineMethod {
   package static let name = "validate"
   private static let fieldKeys: Set<String> = Set(FieldName.allCases.map(\.rawValue)).union(["purpose"])
 
-  private let validatorForProfile: @Sendable (String) -> Validator
+  private let validators: ProfileValidators
 
-  /// - Parameter validatorForProfile: the validator with the profile's policy.
-  package init(validatorForProfile: @escaping @Sendable (String) -> Validator) {
-    self.validatorForProfile = validatorForProfile
-  }
+  package init(validators: ProfileValidators) { self.validators = validators }
 
   package func call(_ params: Params, context: CallContext) throws -> EncodedJSON {
     try params.allowOnly(Self.fieldKeys)
@@ -25,7 +22,7 @@ package struct ValidateMethod: InlineMethod {
       throw RPCError.invalidParams("give at least one of account, username, email, phone, password")
     }
     let purpose = try Self.purpose(params)
-    let report = validatorForProfile(context.profile).validate(input, purpose: purpose, locale: context.locale)
+    let report = try validators.validator(for: context.profile).validate(input, purpose: purpose, locale: context.locale)
     return Self.encode(report)
   }
 

@@ -1,0 +1,20 @@
+import AuthJSON
+import AuthProtocol
+import AuthSession
+
+/// `logout`: revokes at the server (best effort, bounded), then always clears the local
+/// session. Idempotent.
+package struct LogoutMethod: AsyncMethod {
+  package static let name = "logout"
+  package let changesSession = true
+
+  private let sessions: SessionService
+
+  package init(sessions: SessionService) { self.sessions = sessions }
+
+  package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
+    try params.allowOnly([])
+    let revoked = try await sessions.logout(profile: context.profile)
+    return .object(["loggedOut": true, "revoked": .bool(revoked)])
+  }
+}

@@ -1,0 +1,44 @@
+import AuthJSON
+import AuthProtocol
+import AuthSession
+import AuthSupport
+
+/// `status`: version, capabilities, each profile's provider and logged-in state, and how the
+/// store is protected.
+package struct StatusMethod: AsyncMethod {
+  package static let name = "status"
+  package let changesSession = false
+
+  private let sessions: SessionService
+  private let version: String
+  private let methods: [String]
+
+  package init(sessions: SessionService, version: String, methods: [String]) {
+    self.sessions = sessions
+    self.version = version
+    self.methods = methods
+  }
+
+  package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
+    try params.allowOnly([])
+    let profiles = try await sessions.status()
+    let protection = try sessions.storageProtection()
+    let profileList: [JSONValue] = profiles.map { status in
+      var entry: JSONObject = [
+        "name": .string(status.name), "provider": .string(status.provider), "loggedIn": .bool(status.loggedIn),
+      ]
+      if let expiresAt = status.expiresAt { entry.appendNew(key: "expiresAt", value: .string(RFC3339.format(expiresAt))) }
+      if let username = status.username { entry.appendNew(key: "username", value: .string(username)) }
+      return .object(entry)
+    }
+    return .object([
+      "version": .string(version),
+      "capabilities": .object([
+        "methods": .array(methods.map { .string($0) }), "framing": ["ndjson", "lsp"], "providers": ["local"],
+        "locales": ["en", "zh-Hans"],
+      ]),
+      "storage": .object(["protection": .string(protection), "encryption": "AES-256-GCM"]),
+      "profiles": .array(profileList),
+    ])
+  }
+}

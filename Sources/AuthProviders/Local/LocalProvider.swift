@@ -1,0 +1,188 @@
+import AuthCrypto
+import AuthJSON
+import AuthStorage
+import AuthSupport
+import Synchronization
+
+/// The embedded accounts provider: users live in the store, passwords as KDF hashes, access
+/// tokens are EdDSA JWTs, refresh tokens rotate on every use and a reused one revokes its family.
+package final class LocalProvider: IdentityProvider {
+  package let kind = "local"
+  package let supportsRegistration = true
+
+  private let stores: LazyStore
+  private let clock: any Clock
+  private let random: any RandomSource
+  private let hasher: PasswordHasher
+  private let issuer: LocalTokenIssuer
+  /// A hash with the current parameters, verified against when the account is unknown, so
+  /// that an unknown account costs the same time as a wrong password. Made on first need.
+  private let decoyHash = Mutex<String?>(nil)
+
+  package init(
+    stores: LazyStore, clock: any Clock, random: any RandomSource, hasher: PasswordHasher = .owasp,
+    accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int
+  ) {
+    self.stores = stores
+    self.clock = clock
+    self.random = random
+    self.hasher = hasher
+    issuer = LocalTokenIssuer(
+      random: random, accessTokenTTL: Int64(accessTokenTTLSeconds), refreshTokenTTL: Int64(refreshTokenTTLDays) * 86_400)
+  }
+
+  // MARK: - Login
+
+  package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
+    let identifier = LoginThrottle.identifierHash(account)
+    let now = clock.now()
+    let (throttle, record) = try await Blocking.run { [stores] in
+      try stores.get().read { tx in (try tx.loginThrottle(identifierHash: identifier), try Self.find(account, in: tx)) }
+    }
+    if let throttle, throttle.blockedUntil > now {
+      throw ProviderError(.rateLimited(retryAfter: throttle.blockedUntil - now), "login blocked after failures")
+    }
+    let encoded = try record?.passwordHash ?? decoy()
+    let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
+    guard matches, let record, !record.disabled else {
+      try await Blocking.run { [stores] in
+        try stores.get().write { tx in
+          let next = LoginThrottle.afterFailure(try tx.loginThrottle(identifierHash: identifier), now: now)
+          try tx.putLoginThrottle(next, identifierHash: identifier, now: now)
+        }
+      }
+      throw ProviderError(.invalidCredentials, "local login refused")
+    }
+    let rehash = hasher.needsRehash(record.passwordHash) ? try await hashOffPool(password) : nil
+    return try await Blocking.run { [stores, issuer] in
+      try stores.get().write { tx in
+        try tx.clearLoginThrottle(identifierHash: identifier)
+        if let rehash {
+          var updated = record
+          updated.passwordHash = rehash
+          try tx.updateAccount(updated)
+        }
+        let minted = try issuer.mint(for: record, profile: profile, familyID: nil, now: now, in: tx)
+        try tx.insertRefreshToken(minted.refreshRecord)
+        return minted.session
+      }
+    }
+  }
+
+  private static func find(_ account: LoginAccount, in tx: ReadTransaction) throws -> AccountRecord? {
+    switch account.kind {
+    case .username: return try tx.account(username: account.text)
+    case .email: return try tx.account(email: account.text)
+    case .phone: return try tx.account(phone: account.text)
+    }
+  }
+
+  private func decoy() throws -> String {
+    if let existing = decoyHash.withLock({ $0 }) { return existing }
+    let made = try hasher.hash(password: Hex.lowercase(try random.bytes(16)))
+    decoyHash.withLock { $0 = $0 ?? made }
+    return made
+  }
+
+  private func hashOffPool(_ password: String) async throws -> String {
+    try await Blocking.run { [hasher] in try hasher.hash(password: password) }
+  }
+
+  // MARK: - Registration
+
+  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
+    let hash = try await hashOffPool(password)
+    let id = try Self.accountID(try random.bytes(16))
+    let account = AccountRecord(
+      id: id, username: registration.username, email: registration.email, phone: registration.phone,
+      displayName: registration.displayName, passwordHash: hash, createdAt: clock.now())
+    do {
+      try await Blocking.run { [stores] in try stores.get().write { try $0.insertAccount(account) } }
+    } catch let error as StorageError where error.code == .alreadyExists {
+      throw ProviderError(.alreadyExists(field: error.field), "account exists")
+    }
+    return Self.userInfo(account)
+  }
+
+  /// A UUID-shaped id (version 4 layout) from 16 random bytes.
+  static func accountID(_ bytes: [UInt8]) throws -> String {
+    var bytes = bytes
+    bytes[6] = (bytes[6] & 0x0F) | 0x40
+    bytes[8] = (bytes[8] & 0x3F) | 0x80
+    let hex = Array(Hex.lowercase(bytes))
+    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+  }
+
+  static func userInfo(_ account: AccountRecord) -> UserInfo {
+    UserInfo(
+      id: account.id, username: account.username, email: account.email, phone: account.phone,
+      displayName: account.displayName)
+  }
+
+  // MARK: - Refresh, revoke, user
+
+  private enum RefreshOutcome {
+    case rotated(IssuedSession)
+    case rejected(String)
+  }
+
+  private struct Discarded: Error {}
+
+  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
+    -> IssuedSession?
+  {
+    guard let token = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
+    let hash = RefreshTokenRecord.hash(of: token)
+    let now = clock.now()
+    let outcome: RefreshOutcome
+    do {
+      outcome = try await Blocking.run { [stores, issuer] in
+        // One transaction: check, rotate and persist the client's session, or nothing at all.
+        try stores.get().write { tx -> RefreshOutcome in
+          guard let record = try tx.refreshToken(hash: hash) else { return .rejected("unknown refresh token") }
+          if record.revoked { return .rejected("revoked refresh token") }
+          if record.usedAt != nil {
+            // Reuse of a rotated token means it leaked or a client lost track: end the family.
+            try tx.revokeRefreshTokenFamily(record.familyID)
+            return .rejected("refresh token reused; family revoked")
+          }
+          if record.expiresAt <= now { return .rejected("refresh token expired") }
+          guard let account = try tx.account(id: record.accountID), !account.disabled else {
+            try tx.revokeRefreshTokenFamily(record.familyID)
+            return .rejected("account removed or disabled")
+          }
+          guard try tx.markRefreshTokenUsed(hash: hash, at: now) else { return .rejected("refresh token already used") }
+          let minted = try issuer.mint(for: account, profile: profile, familyID: record.familyID, now: now, in: tx)
+          try tx.insertRefreshToken(minted.refreshRecord)
+          guard try commit(tx, minted.session) else { throw Discarded() }  // rolls the rotation back too
+          return .rotated(minted.session)
+        }
+      }
+    } catch is Discarded {
+      return nil
+    }
+    switch outcome {
+    case .rotated(let session): return session
+    case .rejected(let reason): throw ProviderError(.sessionRejected, reason)
+    }
+  }
+
+  package func revoke(_ current: SessionRecord) async throws {
+    guard let token = current.refreshToken else { return }
+    let hash = RefreshTokenRecord.hash(of: token)
+    try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        if let record = try tx.refreshToken(hash: hash) { try tx.revokeRefreshTokenFamily(record.familyID) }
+      }
+    }
+  }
+
+  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
+    guard case .object(let cached)? = try? JSONParser.parse(current.userJSON), let user = UserInfo(json: cached) else {
+      throw ProviderError(.sessionRejected, "cached user unreadable")
+    }
+    let account = try await Blocking.run { [stores] in try stores.get().read { try $0.account(id: user.id) } }
+    guard let account, !account.disabled else { throw ProviderError(.sessionRejected, "account removed or disabled") }
+    return Self.userInfo(account)
+  }
+}

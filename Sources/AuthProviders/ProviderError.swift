@@ -1,0 +1,40 @@
+/// Why a provider could not do what was asked, in the terms hosts act on.
+///
+/// Network-side failures (`networkUnavailable`, `timeout`, `serverError`, `rateLimited`) are
+/// transient and never end a session; `sessionRejected` means the provider refused the refresh
+/// token, so the session is over.
+package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+  package enum Code: Sendable, Equatable {
+    case invalidCredentials
+    case alreadyExists(field: String?)
+    case sessionRejected
+    case rateLimited(retryAfter: Int64?)
+    case networkUnavailable
+    case timeout
+    case serverError(status: Int?)
+    case badResponse
+    case tlsError
+    case unsupported
+  }
+
+  package let code: Code
+  /// For the diagnostics log only: never a secret, never shown to the host.
+  package let detail: String
+  /// The upstream error code (e.g. OAuth's `invalid_grant`), when there was one.
+  package let upstreamCode: String?
+
+  package init(_ code: Code, _ detail: String, upstreamCode: String? = nil) {
+    self.code = code
+    self.detail = detail
+    self.upstreamCode = upstreamCode
+  }
+
+  package var isTransient: Bool {
+    switch code {
+    case .networkUnavailable, .timeout, .serverError, .rateLimited: return true
+    default: return false
+    }
+  }
+
+  package var description: String { "ProviderError.\(code): \(detail)" }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// RFC 3339 timestamps in UTC (`2026-11-29T18:00:00Z`), the form of every `expiresAt`.
+package enum RFC3339 {
+  package static func format(_ seconds: Int64) -> String {
+    var time = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    func pad(_ value: Int32, _ width: Int) -> String {
+      let digits = String(value)
+      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+  }
+
+  /// Parses `YYYY-MM-DDTHH:MM:SS` with `Z` or a `±HH:MM` offset (fractions ignored).
+  package static func parse(_ text: String) -> Int64? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 20 else { return nil }
+    func number(_ range: Range<Int>) -> Int32? {
+      var value: Int32 = 0
+      for index in range {
+        guard bytes[index] >= 0x30, bytes[index] <= 0x39 else { return nil }
+        value = value * 10 + Int32(bytes[index] - 0x30)
+      }
+      return value
+    }
+    guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+      bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+      let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+    else { return nil }
+    var index = 19
+    if bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+    }
+    guard index < bytes.count else { return nil }
+    var offset: Int64 = 0
+    switch bytes[index] {
+    case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+      guard index + 1 == bytes.count else { return nil }
+    case UInt8(ascii: "+"), UInt8(ascii: "-"):
+      guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+        let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6)
+      else { return nil }
+      offset = Int64(hours) * 3600 + Int64(minutes) * 60
+      if bytes[index] == UInt8(ascii: "-") { offset = -offset }
+    default:
+      return nil
+    }
+    var parts = tm()
+    parts.tm_year = year - 1900
+    parts.tm_mon = month - 1
+    parts.tm_mday = day
+    parts.tm_hour = hour
+    parts.tm_min = minute
+    parts.tm_sec = second
+    return Int64(timegm(&parts)) - offset
+  }
+}

@@ -1,0 +1,84 @@
+import AuthConfig
+import AuthCrypto
+import AuthDispatch
+import AuthJSON
+import AuthProtocol
+import AuthProviders
+import AuthSession
+import AuthStorage
+import AuthSupport
+import AuthValidation
+
+/// Builds the concrete parts — store, clock, randomness, providers, sessions, methods — from the
+/// options and the config. The only place that knows every implementation.
+struct Wiring {
+  let options: SidecarOptions
+  let config: SidecarConfig
+  let log: Logger
+  let clock: any Clock
+  let manualClock: ManualClock?
+  let stores: LazyStore
+  let random: any RandomSource
+  let hasher: PasswordHasher
+
+  init(options: SidecarOptions, config: SidecarConfig) {
+    self.options = options
+    self.config = config
+    let log = Logger(level: options.logLevel)
+    self.log = log
+    if let start = options.testClock {
+      let manual = ManualClock(start)
+      manualClock = manual
+      clock = manual
+    } else {
+      manualClock = nil
+      clock = SystemClock()
+    }
+    random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
+    hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
+    if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
+    let stateDirectory = options.stateDirectory
+    stores = LazyStore {
+      let store = try Store(explicitStateDirectory: stateDirectory, environment: StateDirectory.processEnvironment())
+      for note in store.notes { log.info("store: \(note)") }
+      return store
+    }
+  }
+
+  func provider(for profile: ProfileConfig) -> any IdentityProvider {
+    switch profile.provider {
+    case .local(let local):
+      return LocalProvider(
+        stores: stores, clock: clock, random: random, hasher: hasher,
+        accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
+    }
+  }
+
+  func makeSessions(notify: @escaping @Sendable (String, SessionChange) -> Void) -> SessionService {
+    let profiles = config.profiles.mapValues { SessionService.Profile(config: $0, provider: provider(for: $0)) }
+    return SessionService(stores: stores, clock: clock, profiles: profiles, log: log, notify: notify)
+  }
+
+  /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.
+  func makeServer(sender: any MessageSender) -> Server {
+    let sessions = makeSessions { profile, change in
+      sender.send(.notification(method: "sessionChanged", params: ["profile": .string(profile), "state": .string(change.rawValue)]))
+    }
+    let validators = ProfileValidators(policies: config.profiles.mapValues(\.validation))
+    var registry = MethodRegistry()
+    registry.register(ValidateMethod(validators: validators))
+    registry.register(DiscoverMethod())
+    registry.register(LoginMethod(sessions: sessions, validators: validators))
+    registry.register(RegisterMethod(sessions: sessions, validators: validators))
+    registry.register(GetUserMethod(sessions: sessions))
+    registry.register(RefreshTokenMethod(sessions: sessions))
+    registry.register(LogoutMethod(sessions: sessions))
+    if let manualClock { registry.register(AdvanceClockMethod(clock: manualClock)) }
+    registry.register(StatusMethod(sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"]))
+    var limits = Server.Limits()
+    limits.maxDepth = options.maxDepth
+    limits.maxInFlight = options.maxInFlight
+    limits.maxBatchSize = options.maxBatchSize
+    return Server(registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }))
+  }
+}
