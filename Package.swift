@@ -48,12 +48,15 @@ let package = Package(
 
     // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
     .target(name: "AuthProviders", dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport"]),
-    .testTarget(name: "AuthProvidersTests", dependencies: ["AuthProviders"]),
+    .testTarget(
+      name: "AuthProvidersTests", dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON"]),
 
     // MARK: AuthSession — sessions per profile: login, single-flight refresh across processes, logout
     .target(
       name: "AuthSession", dependencies: ["AuthConfig", "AuthProviders", "AuthStorage", "AuthSupport", "AuthJSON"]),
-    .testTarget(name: "AuthSessionTests", dependencies: ["AuthSession"]),
+    .testTarget(
+      name: "AuthSessionTests",
+      dependencies: ["AuthSession", "AuthProviders", "AuthConfig", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON"]),
 
     // MARK: AuthDispatch — method registry, handlers, ordering, cancellation, error mapping
     .target(
@@ -75,7 +78,9 @@ let package = Package(
     // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "AuthSidecarEndToEndTests",
-      dependencies: ["auth-sidecar"],
+      // AuthStorage, AuthCrypto and CSQLite: the storage-bar suites run `PRAGMA integrity_check` on the store
+      // and read the sealed refresh token back, to prove it is nowhere else in clear.
+      dependencies: ["auth-sidecar", "AuthStorage", "AuthCrypto", "CSQLite"],
       exclude: ["Transcripts"]
     ),
   ]

@@ -16,9 +16,19 @@ final class InFlightRequests: Sendable {
 
   private struct State {
     var entries: [UInt64: Entry] = [:]
+    /// Started and not yet answered: what the limit counts. An entry outlives its count by the
+    /// moment it takes to deliver the answer, which `drain` must still wait for.
+    var unanswered = 0
     var nextToken: UInt64 = 0
-    /// The last session-changing task queued per profile; the next one waits for it.
-    var profileTails: [String: (token: UInt64, task: Task<Void, Never>)] = [:]
+    /// Per profile: the last session change queued and the reads queued since it. A read waits
+    /// for that change; the next change waits for it and for those reads.
+    var profiles: [String: ProfileQueue] = [:]
+  }
+
+  private struct ProfileQueue {
+    var lastChange: (token: UInt64, task: Task<Void, Never>)?
+    var readsSinceChange: [UInt64: Task<Void, Never>] = [:]
+    var isEmpty: Bool { lastChange == nil && readsSinceChange.isEmpty }
   }
 
   private let limit: Int
@@ -28,21 +38,45 @@ final class InFlightRequests: Sendable {
 
   /// Starts `operation` in a task, or returns false when `limit` requests are already running.
   ///
-  /// With a `serialProfile`, the task first waits for the previous session change of that
-  /// profile: registration happens here, on the reader thread, so order is arrival order.
-  func start(id: RequestID?, serialProfile: String?, _ operation: @escaping @Sendable () async -> Void) -> Bool {
+  /// With a profile, the task is ordered against that profile's other requests by `ordering`:
+  /// a session change waits for every earlier request on the profile, a read waits for the
+  /// earlier session changes (reads still run concurrently with each other). Registration
+  /// happens here, on the reader thread, so the order is arrival order.
+  /// The request stops counting against the limit before its answer goes to `deliver`, so a
+  /// host that sends its next request the moment it reads an answer finds the slot free.
+  func start(
+    id: RequestID?, profile: String?, ordering: SessionOrdering,
+    _ operation: @escaping @Sendable () async -> OutgoingMessage?,
+    deliver: @escaping Reply = { _ in }
+  ) -> Bool {
     state.withLock { state in
-      guard state.entries.count < limit else { return false }
+      guard state.unanswered < limit else { return false }
+      state.unanswered += 1
       let token = state.nextToken
       state.nextToken += 1
-      let previous = serialProfile.flatMap { state.profileTails[$0]?.task }
+      let queued = profile.map { state.profiles[$0] ?? ProfileQueue() }
+      var predecessors: [Task<Void, Never>] = []
+      if let queued, ordering != .independent {
+        if let change = queued.lastChange { predecessors.append(change.task) }
+        if ordering == .changesSession { predecessors.append(contentsOf: queued.readsSinceChange.values) }
+      }
       let task = Task { [self] in
-        await previous?.value
-        await operation()
-        finish(token: token, profile: serialProfile)
+        for predecessor in predecessors { await predecessor.value }
+        let answer = await operation()
+        self.state.withLock { $0.unanswered -= 1 }
+        if let answer { deliver(answer) }
+        finish(token: token, profile: profile)
       }
       state.entries[token] = Entry(id: id, task: task)
-      if let serialProfile { state.profileTails[serialProfile] = (token, task) }
+      if let profile, var queued, ordering != .independent {
+        if ordering == .changesSession {
+          queued.lastChange = (token, task)
+          queued.readsSinceChange = [:]
+        } else {
+          queued.readsSinceChange[token] = task
+        }
+        state.profiles[profile] = queued
+      }
       return true
     }
   }
@@ -50,7 +84,10 @@ final class InFlightRequests: Sendable {
   private func finish(token: UInt64, profile: String?) {
     state.withLock { state in
       state.entries[token] = nil
-      if let profile, state.profileTails[profile]?.token == token { state.profileTails[profile] = nil }
+      guard let profile, var queued = state.profiles[profile] else { return }
+      if queued.lastChange?.token == token { queued.lastChange = nil }
+      queued.readsSinceChange[token] = nil
+      state.profiles[profile] = queued.isEmpty ? nil : queued
     }
   }
 

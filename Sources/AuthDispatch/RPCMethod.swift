@@ -14,8 +14,8 @@ package protocol InlineMethod: Sendable {
 /// A method that may wait (storage, network, password hashing); it runs in its own task.
 package protocol AsyncMethod: Sendable {
   static var name: String { get }
-  /// Methods that change a profile's session run one at a time per profile, in arrival order.
-  var changesSession: Bool { get }
+  /// How the method is ordered against other requests on the same profile.
+  var ordering: SessionOrdering { get }
   func call(_ params: Params, context: CallContext) async throws -> JSONValue
 }
 
@@ -23,4 +23,17 @@ package protocol AsyncMethod: Sendable {
 package enum RegisteredMethod: Sendable {
   case inline(any InlineMethod)
   case async(any AsyncMethod)
+}
+
+/// Ordering of requests on one profile, so that a host pipelining `login` then `getUser` sees
+/// its own login, without serializing everything.
+package enum SessionOrdering: Sendable {
+  /// Changes the profile's session (login, logout, refreshToken, register): runs after every
+  /// earlier request on the profile, one at a time, in arrival order.
+  case changesSession
+  /// Reads the profile's session (getUser): runs after the earlier session changes,
+  /// concurrently with other reads.
+  case readsSession
+  /// Not tied to one profile's session (status, the test clock).
+  case independent
 }

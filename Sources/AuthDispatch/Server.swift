@@ -82,8 +82,9 @@ package final class Server: MessageReceiver {
     guard case .async(let method)? = registry[notification.method],
       let params = try? Params(notification.params), let context = try? context(for: nil, params)
     else { return }
-    _ = inFlight.start(id: nil, serialProfile: method.changesSession ? context.profile : nil) {
+    _ = inFlight.start(id: nil, profile: context.profile, ordering: method.ordering) {
       _ = try? await method.call(params, context: context)
+      return nil
     }
   }
 
@@ -116,9 +117,9 @@ package final class Server: MessageReceiver {
       }
     case .async(let method):
       let errors = self.errors
-      let started = inFlight.start(id: id, serialProfile: method.changesSession ? context.profile : nil) {
-        reply(await Self.run(method, params, context, errors))
-      }
+      let started = inFlight.start(
+        id: id, profile: context.profile, ordering: method.ordering,
+        { await Self.run(method, params, context, errors) }, deliver: reply)
       if !started {
         reply(.error(id: id, errors.tooManyInFlight(locale: context.locale)))
       }
@@ -135,7 +136,7 @@ package final class Server: MessageReceiver {
     if Task.isCancelled { return .error(id: id, errors.translate(CancellationError(), locale: context.locale)) }
     do {
       let result = try await method.call(params, context: context)
-      if Task.isCancelled, !method.changesSession { throw CancellationError() }
+      if Task.isCancelled, method.ordering != .changesSession { throw CancellationError() }
       return .result(id: id, result)
     } catch {
       return .error(id: id, errors.translate(error, locale: context.locale))

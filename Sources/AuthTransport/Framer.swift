@@ -45,7 +45,8 @@ package struct Framer {
   }
 
   package mutating func finish(_ emit: (FrameEvent) -> Void) {
-    if case .undecided = active, !sniffed.isEmpty { decide(lsp: false) }
+    // Input ended on a prefix of "Content-Length:" (e.g. "Cont"): it was a line after all.
+    if case .undecided = active, !sniffed.isEmpty { replayHeld(lsp: false, emit) }
     if case .lines(var framer) = active {
       framer.finish(emit)
       active = .lines(framer)
@@ -57,8 +58,7 @@ package struct Framer {
   /// two are ever held: the decision needs at most 15 bytes.
   private mutating func sniff(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (FrameEvent) -> Void) {
     sniffed.append(contentsOf: chunk)
-    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-    guard let first = sniffed.firstIndex(where: { !isBlank($0) }) else {
+    guard let first = sniffed.firstIndex(where: { !Self.isBlank($0) }) else {
       sniffed.removeAll(keepingCapacity: true)  // blank input means nothing to either framing
       return
     }
@@ -67,12 +67,21 @@ package struct Framer {
       (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == expected
     }
     if matches, candidate.count < Self.lspPrefix.count { return }  // undecided: wait for more
-    decide(lsp: matches)
-    emit(.framingDetected(matches ? .lsp : .ndjson))
-    let held = sniffed
+    replayHeld(lsp: matches, emit)
+  }
+
+  /// Chooses the framer, announces it, and replays the held input from its first non-blank
+  /// byte: leading blank lines mean nothing to either framing, whichever reads they came in
+  /// (the LSP framer would take a leading space for part of a header).
+  private mutating func replayHeld(lsp: Bool, _ emit: (FrameEvent) -> Void) {
+    decide(lsp: lsp)
+    emit(.framingDetected(lsp ? .lsp : .ndjson))
+    let held = Array(sniffed.drop(while: Self.isBlank))
     sniffed = []
     held.withUnsafeBufferPointer { process($0, emit) }
   }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
   private mutating func decide(lsp: Bool) {
     active = lsp ? .lsp(LSPFramer(maxMessageBytes: maxMessageBytes)) : .lines(LineFramer(maxMessageBytes: maxMessageBytes))

@@ -3,7 +3,9 @@
 ///
 /// A body over the limit is reported when its header is read and then skipped byte by byte.
 /// A header block without a usable Content-Length is reported and dropped; the framer reads
-/// the next header block after it.
+/// the next header block after it. The bad block's body, if the sender wrote one, runs into
+/// that next block, so until a good header is read the last `Content-Length:` anywhere in a
+/// block counts (resynchronising), instead of every later message being lost too.
 package struct LSPFramer {
   package let maxMessageBytes: Int
   private static let maxHeaderBytes = 8_192
@@ -17,6 +19,7 @@ package struct LSPFramer {
   private var state = State.header
   private var header: [UInt8] = []
   private var body: [UInt8] = []
+  private var resynchronizing = false
 
   package init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
 
@@ -57,12 +60,17 @@ package struct LSPFramer {
   }
 
   private mutating func startBody(_ emit: (FrameEvent) -> Void) {
-    let length = Self.contentLength(in: header)
+    var length = Self.contentLength(in: header)
+    if length == nil, resynchronizing, let start = Self.lastContentLengthName(in: header) {
+      length = Self.contentLength(in: Array(header[start...]))
+    }
     header.removeAll()
     guard let length else {
+      resynchronizing = true
       emit(.framingError("LSP header without a valid Content-Length"))
       return
     }
+    resynchronizing = false
     if length > maxMessageBytes {
       emit(.oversized)
       state = .skip(remaining: length)
@@ -71,6 +79,24 @@ package struct LSPFramer {
     } else {
       state = .body(remaining: length)
     }
+  }
+
+  /// Where the last `content-length:` (any case) starts in a header block, wherever it is.
+  static func lastContentLengthName(in header: [UInt8]) -> Int? {
+    let name = Array("content-length:".utf8)
+    guard header.count >= name.count else { return nil }
+    for start in stride(from: header.count - name.count, through: 0, by: -1) {
+      var matches = true
+      for offset in 0..<name.count {
+        let byte = header[start + offset]
+        if (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) != name[offset] {
+          matches = false
+          break
+        }
+      }
+      if matches { return start }
+    }
+    return nil
   }
 
   /// The Content-Length value of a header block, matched case-insensitively as HTTP does.

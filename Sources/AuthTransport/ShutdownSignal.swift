@@ -11,7 +11,8 @@ package enum ShutdownSignal {
   /// run and never changed afterwards; a C signal handler cannot capture context.
   nonisolated(unsafe) private static var writeFD: Int32 = -1
 
-  /// Installs the handlers and returns the read end of the pipe.
+  /// Installs the handlers, unblocks the two signals on the calling (main) thread, and returns
+  /// the read end of the pipe.
   package static func install() -> Int32 {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else { return -1 }
@@ -29,6 +30,13 @@ package enum ShutdownSignal {
     action.sa_flags = SA_RESTART
     sigaction(SIGTERM, &action, nil)
     sigaction(SIGINT, &action, nil)
+    // The signal mask is inherited: a host that spawns us from a thread blocking these signals
+    // (Foundation's `Process` from a worker thread does) would leave SIGTERM pending forever.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     return fds[0]
   }
 }

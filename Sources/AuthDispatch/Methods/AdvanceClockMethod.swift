@@ -6,7 +6,7 @@ import AuthSupport
 /// cross token expiry. Registered only in test mode.
 package struct AdvanceClockMethod: AsyncMethod {
   package static let name = "test.advanceClock"
-  package let changesSession = false
+  package let ordering = SessionOrdering.independent
 
   private let clock: ManualClock
 

@@ -6,7 +6,7 @@ import AuthSession
 /// token transparently; `refresh: true` fetches the user from the server first.
 package struct GetUserMethod: AsyncMethod {
   package static let name = "getUser"
-  package let changesSession = false
+  package let ordering = SessionOrdering.readsSession
 
   private let sessions: SessionService
 

@@ -8,7 +8,7 @@ import AuthValidation
 /// the session. Params: one of `account`, `username`, `email`, `phone`, and `password`.
 package struct LoginMethod: AsyncMethod {
   package static let name = "login"
-  package let changesSession = true
+  package let ordering = SessionOrdering.changesSession
 
   private let sessions: SessionService
   private let validators: ProfileValidators

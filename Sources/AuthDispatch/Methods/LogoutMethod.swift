@@ -6,7 +6,7 @@ import AuthSession
 /// session. Idempotent.
 package struct LogoutMethod: AsyncMethod {
   package static let name = "logout"
-  package let changesSession = true
+  package let ordering = SessionOrdering.changesSession
 
   private let sessions: SessionService
 

@@ -6,7 +6,7 @@ import AuthSession
 /// network refresh however many callers, in this process or in others sharing the store.
 package struct RefreshTokenMethod: AsyncMethod {
   package static let name = "refreshToken"
-  package let changesSession = true
+  package let ordering = SessionOrdering.changesSession
 
   private let sessions: SessionService
 

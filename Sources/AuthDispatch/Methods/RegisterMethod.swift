@@ -8,7 +8,7 @@ import AuthValidation
 /// `password`, optional `email`, `phone`, `displayName`.
 package struct RegisterMethod: AsyncMethod {
   package static let name = "register"
-  package let changesSession = true
+  package let ordering = SessionOrdering.changesSession
   static let maxDisplayNameLength = 64
 
   private let sessions: SessionService

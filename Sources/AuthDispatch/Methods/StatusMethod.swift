@@ -7,7 +7,7 @@ import AuthSupport
 /// store is protected.
 package struct StatusMethod: AsyncMethod {
   package static let name = "status"
-  package let changesSession = false
+  package let ordering = SessionOrdering.independent
 
   private let sessions: SessionService
   private let version: String

@@ -1,0 +1,121 @@
+import AuthJSON
+import AuthProtocol
+import Testing
+
+@testable import AuthDispatch
+
+@Suite struct InFlightRequestsTests {
+  /// Polls until `condition` holds (at most 5 s).
+  static func eventually(_ condition: () -> Bool) async throws {
+    for _ in 0..<5_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+  }
+
+  @Test func startRefusesPastTheLimit() async throws {
+    let requests = InFlightRequests(limit: 2)
+    let gates = Gates()
+    for id in ["1", "2"] {
+      let started = requests.start(id: .number(id), profile: nil, ordering: .independent) {
+        try? await gates.wait("g")
+        return nil
+      }
+      #expect(started)
+    }
+    #expect(!requests.start(id: .number("3"), profile: nil, ordering: .independent) { nil })
+    #expect(requests.count == 2)
+    gates.open("g")
+    try await Self.eventually { requests.count == 0 }
+    #expect(requests.count == 0)
+    #expect(requests.start(id: .number("4"), profile: nil, ordering: .independent) { nil })
+  }
+
+  @Test func theSlotIsFreeWhileTheAnswerIsDeliveredButTheEntryRemains() async throws {
+    let requests = InFlightRequests(limit: 1)
+    let seen = EventLog()
+    let started = requests.start(id: .number("1"), profile: nil, ordering: .independent) {
+      .result(id: .number("1"), EncodedJSON.null)
+    } deliver: { _ in
+      // The host reads this answer and sends its next request at once.
+      let admitted = requests.start(id: .number("2"), profile: nil, ordering: .independent) { nil }
+      seen.append(admitted ? "admitted" : "refused")
+      seen.append("entries \(requests.count)")
+    }
+    #expect(started)
+    try await Self.eventually { seen.all.count == 2 }
+    #expect(seen.all.first == "admitted")
+    #expect(seen.all.last != "entries 0", "drain still sees the delivering request")
+  }
+
+  @Test func sessionChangesOfAProfileRunOneAtATimeInArrivalOrder() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    let gates = Gates()
+    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+      try? await gates.wait("first")
+      log.append("p1")
+      return nil
+    }
+    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+      log.append("p2")
+      return nil
+    }
+    _ = requests.start(id: nil, profile: "q", ordering: .changesSession) {
+      log.append("q1")
+      return nil
+    }
+    _ = requests.start(id: nil, profile: "p", ordering: .independent) {
+      log.append("p independent")
+      return nil
+    }
+    try await Self.eventually { log.all.count == 2 }
+    #expect(Set(log.all) == ["q1", "p independent"])
+    gates.open("first")
+    try await Self.eventually { log.all.count == 4 }
+    #expect(log.all.suffix(2) == ["p1", "p2"])
+  }
+
+  @Test func readsWaitForEarlierChangesAndChangesWaitForEarlierReads() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    let gates = Gates()
+    func start(_ name: String, _ ordering: SessionOrdering, gate: String? = nil) {
+      _ = requests.start(id: nil, profile: "p", ordering: ordering) {
+        if let gate { try? await gates.wait(gate) }
+        log.append(name)
+        return nil
+      }
+    }
+    start("change 1", .changesSession, gate: "change 1")
+    start("read 1", .readsSession, gate: "read 1")
+    start("read 2", .readsSession)
+    start("change 2", .changesSession)
+    start("read 3", .readsSession)
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(log.all.isEmpty, "everything waits for the first change")
+    gates.open("change 1")
+    try await Self.eventually { log.all.count == 2 }
+    #expect(log.all == ["change 1", "read 2"], "reads run concurrently once the change is done")
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(log.all.count == 2, "the second change waits for read 1")
+    gates.open("read 1")
+    try await Self.eventually { log.all.count == 5 }
+    #expect(log.all.suffix(3) == ["read 1", "change 2", "read 3"])
+  }
+
+  @Test func cancelReachesEveryTaskWithTheID() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    for _ in 0..<2 {
+      _ = requests.start(id: .string("dup"), profile: nil, ordering: .independent) {
+        do {
+          try await Task.sleep(for: .seconds(60))
+        } catch {
+          log.append("cancelled")
+        }
+        return nil
+      }
+    }
+    requests.cancel(id: .string("dup"))
+    try await Self.eventually { requests.count == 0 }
+    #expect(log.all == ["cancelled", "cancelled"])
+  }
+}

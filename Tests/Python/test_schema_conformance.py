@@ -1,0 +1,73 @@
+"""Every answer in every golden transcript, and every example in the schema, must validate
+against schema/openrpc.json with a real JSON Schema validator."""
+import pathlib
+
+import pytest
+
+from conftest import TRANSCRIPTS, load_document, messages_in, validator_for
+
+OUTPUTS = sorted(p for p in TRANSCRIPTS.iterdir() if ".out." in p.name)
+
+
+def method_index(document):
+    return {m["name"]: m for m in document["methods"]}
+
+
+def test_there_are_transcripts():
+    assert len(OUTPUTS) >= 8
+
+
+def test_schema_is_valid_openrpc_shape(document):
+    assert document["openrpc"].startswith("1.")
+    for method in document["methods"]:
+        validator_for(document, method["result"]["schema"])
+        for param in method["params"]:
+            validator_for(document, param["schema"])
+
+
+def test_error_codes_are_unique_and_match_kinds(document):
+    errors = document["components"]["errors"]
+    codes = [e["code"] for e in errors.values()]
+    assert len(codes) == len(set(codes))
+    for kind, error in errors.items():
+        assert error["data"]["kind"] == kind
+
+
+@pytest.mark.parametrize("output", OUTPUTS, ids=lambda p: p.name)
+def test_transcript_answers_validate(output: pathlib.Path):
+    document = load_document()
+    methods = method_index(document)
+    response = validator_for(document, {"$ref": "#/components/schemas/Response"})
+    notification = validator_for(document, {"$ref": "#/components/schemas/Notification"})
+    errors = document["components"]["errors"]
+    request_path = output.with_name(output.name.replace(".out.", ".in."))
+    id_to_method = {}
+    for message in messages_in(request_path):
+        if isinstance(message, dict) and "id" in message and isinstance(message.get("method"), str):
+            id_to_method.setdefault(repr(message["id"]), message["method"])
+    answers = messages_in(output)
+    assert answers, f"{output.name} has no answers"
+    for answer in answers:
+        if "method" in answer:
+            notification.validate(answer)
+            continue
+        response.validate(answer)
+        if "error" in answer:
+            kind = answer["error"]["data"]["kind"]
+            assert answer["error"]["code"] == errors[kind]["code"], kind
+            continue
+        method = id_to_method.get(repr(answer["id"]))
+        if method in methods:
+            validator_for(document, methods[method]["result"]["schema"]).validate(answer["result"])
+
+
+def test_schema_examples_validate(document):
+    for method in document["methods"]:
+        result_validator = validator_for(document, method["result"]["schema"])
+        params = {p["name"]: p for p in method["params"]}
+        for example in method.get("examples", []):
+            for param in example.get("params", []):
+                assert param["name"] in params, (method["name"], param["name"])
+                validator_for(document, params[param["name"]]["schema"]).validate(param["value"])
+            if "result" in example:
+                result_validator.validate(example["result"]["value"])
