@@ -54,6 +54,18 @@ package struct PasswordHasher: Sendable {
     return try password.withUnsafeBytes { try Self.matches($0, stored) }
   }
 
+  /// A well-formed hash with this hasher's parameters made from random bytes, without running
+  /// the KDF. It matches no password, and verifying against it costs exactly one KDF run — the
+  /// same as a wrong password for a real account — so "no such account" takes no less and no
+  /// more time than "wrong password".
+  /// - Throws: `CryptoError` if the random generator fails.
+  package func decoyHash() throws -> String {
+    let bytes = try RandomBytes.generate(Self.saltByteCount + Self.hashByteCount)
+    return EncodedPasswordHash(
+      algorithm: algorithm, salt: Array(bytes.prefix(Self.saltByteCount)), hash: Array(bytes.suffix(Self.hashByteCount))
+    ).encoded
+  }
+
   /// `true` when `encoded` should be replaced at the next successful login: it does not parse, or it was made
   /// with another algorithm, other parameters or other salt and hash sizes than this hasher uses now.
   package func needsRehash(_ encoded: String) -> Bool {

@@ -47,7 +47,8 @@ package struct ErrorTranslator: Sendable {
     case .sessionExpired:
       return localized(.sessionExpired, locale)
     case .unknownProfile(let name):
-      return localized(.configError, locale, details: ["profile": .string(name)])
+      let message = locale == .zhHans ? "配置中没有这个 profile。" : "This profile is not in the configuration."
+      return RPCError(.configError, message, details: ["profile": .string(name)])
     case .unsupported:
       return localized(.unsupported, locale)
     }

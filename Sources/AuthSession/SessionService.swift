@@ -59,6 +59,8 @@ package final class SessionService: Sendable {
   package func login(profile name: String, account: LoginAccount, password: String) async throws -> SessionSnapshot {
     let profile = try profile(name)
     let issued = try await profile.provider.login(account, password: password, profile: name)
+    // Cancelled while the password was being checked: nothing is stored, the answer is `cancelled`.
+    try Task.checkCancellation()
     let now = clock.now()
     let record = try await Blocking.run { [stores] in
       try stores.get().write { tx in
@@ -198,21 +200,26 @@ package final class SessionService: Sendable {
 
   // MARK: - Logout
 
-  /// Revokes at the provider within `revokeTimeout` (best effort), then always clears locally.
+  /// Clears locally, then revokes at the provider within `revokeTimeout` (best effort) with the tokens
+  /// taken out of the store in the same transaction.
+  ///
+  /// Local first (security.md T7): a process killed between the two steps leaves the profile logged out.
+  /// Revoking first would leave, after such a kill, a stored session whose refresh token is already
+  /// revoked — reported as logged in until its next refresh fails with `session_expired`.
   /// - Returns: whether the provider confirmed the revocation.
   package func logout(profile name: String) async throws -> Bool {
     let profile = try profile(name)
-    let record = try await Blocking.run { [stores] in try stores.get().read { try $0.session(profile: name) } }
-    var revoked = false
-    if let record {
-      revoked = await withinTimeout(revokeTimeout) { try await profile.provider.revoke(record) }
-      if !revoked { log.warning("profile \(name): revocation at the provider did not complete") }
+    let record = try await Blocking.run { [stores] in
+      try stores.get().write { tx -> SessionRecord? in
+        let record = try tx.session(profile: name)
+        return try tx.clearSession(profile: name) ? record : nil
+      }
     }
-    let cleared = try await Blocking.run { [stores] in try stores.get().write { try $0.clearSession(profile: name) } }
-    if cleared {
-      log.info("profile \(name): logged out")
-      notify(name, .loggedOut)
-    }
+    guard let record else { return false }
+    log.info("profile \(name): logged out")
+    notify(name, .loggedOut)
+    let revoked = await withinTimeout(revokeTimeout) { try await profile.provider.revoke(record) }
+    if !revoked { log.warning("profile \(name): revocation at the provider did not complete") }
     return revoked
   }
 

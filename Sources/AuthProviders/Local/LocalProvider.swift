@@ -2,7 +2,6 @@ import AuthCrypto
 import AuthJSON
 import AuthStorage
 import AuthSupport
-import Synchronization
 
 /// The embedded accounts provider: users live in the store, passwords as KDF hashes, access
 /// tokens are EdDSA JWTs, refresh tokens rotate on every use and a reused one revokes its family.
@@ -15,10 +14,6 @@ package final class LocalProvider: IdentityProvider {
   private let random: any RandomSource
   private let hasher: PasswordHasher
   private let issuer: LocalTokenIssuer
-  /// A hash with the current parameters, verified against when the account is unknown, so
-  /// that an unknown account costs the same time as a wrong password. Made on first need.
-  private let decoyHash = Mutex<String?>(nil)
-
   package init(
     stores: LazyStore, clock: any Clock, random: any RandomSource, hasher: PasswordHasher = .owasp,
     accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int
@@ -34,35 +29,52 @@ package final class LocalProvider: IdentityProvider {
   // MARK: - Login
 
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
+    // nil: the stored hash changed while it was checked (another login's rehash, or `users passwd` in another
+    // process); check once more against the hash as it is now.
+    for _ in 0..<2 {
+      if let session = try await attemptLogin(account, password: password, profile: profile) { return session }
+    }
+    throw ProviderError(.invalidCredentials, "local login refused")
+  }
+
+  private func attemptLogin(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession? {
     let identifier = LoginThrottle.identifierHash(account)
     let now = clock.now()
-    let (throttle, record) = try await Blocking.run { [stores] in
-      try stores.get().read { tx in (try tx.loginThrottle(identifierHash: identifier), try Self.find(account, in: tx)) }
-    }
-    if let throttle, throttle.blockedUntil > now {
-      throw ProviderError(.rateLimited(retryAfter: throttle.blockedUntil - now), "login blocked after failures")
-    }
-    let encoded = try record?.passwordHash ?? decoy()
-    let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
-    guard matches, let record, !record.disabled else {
-      try await Blocking.run { [stores] in
-        try stores.get().write { tx in
-          let next = LoginThrottle.afterFailure(try tx.loginThrottle(identifierHash: identifier), now: now)
-          try tx.putLoginThrottle(next, identifierHash: identifier, now: now)
-        }
+    // The attempt counts as a failure before its password is checked (a success clears it), in the transaction
+    // that checks the block: concurrent guesses cannot all get in before the first of them has failed.
+    let (blockedUntil, record) = try await Blocking.run { [stores] in
+      try stores.get().write { tx -> (Int64?, AccountRecord?) in
+        let throttle = try tx.loginThrottle(identifierHash: identifier)
+        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil) }
+        try tx.putLoginThrottle(LoginThrottle.afterFailure(throttle, now: now), identifierHash: identifier, now: now)
+        return (nil, try Self.find(account, in: tx))
       }
-      throw ProviderError(.invalidCredentials, "local login refused")
     }
+    if let blockedUntil {
+      throw ProviderError(.rateLimited(retryAfter: blockedUntil - now), "login blocked after failures")
+    }
+    // An unknown account is checked against a decoy with the same KDF cost, so that it takes
+    // exactly as long as a wrong password (no timing oracle for which accounts exist).
+    let encoded = try record?.passwordHash ?? hasher.decoyHash()
+    let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
+    guard matches, let record, !record.disabled else { throw ProviderError(.invalidCredentials, "local login refused") }
+    try Task.checkCancellation()  // cancelled during the KDF: issue nothing
     let rehash = hasher.needsRehash(record.passwordHash) ? try await hashOffPool(password) : nil
     return try await Blocking.run { [stores, issuer] in
-      try stores.get().write { tx in
+      try stores.get().write { tx -> IssuedSession? in
+        // The account may have changed while the password was checked: never log in to an account disabled or
+        // removed meanwhile, and never write the old password's rehash over a new one.
+        guard let current = try tx.account(id: record.id), !current.disabled else {
+          throw ProviderError(.invalidCredentials, "local login refused")
+        }
+        guard current.passwordHash == record.passwordHash else { return nil }
         try tx.clearLoginThrottle(identifierHash: identifier)
         if let rehash {
-          var updated = record
+          var updated = current
           updated.passwordHash = rehash
           try tx.updateAccount(updated)
         }
-        let minted = try issuer.mint(for: record, profile: profile, familyID: nil, now: now, in: tx)
+        let minted = try issuer.mint(for: current, profile: profile, familyID: nil, now: now, in: tx)
         try tx.insertRefreshToken(minted.refreshRecord)
         return minted.session
       }
@@ -75,13 +87,6 @@ package final class LocalProvider: IdentityProvider {
     case .email: return try tx.account(email: account.text)
     case .phone: return try tx.account(phone: account.text)
     }
-  }
-
-  private func decoy() throws -> String {
-    if let existing = decoyHash.withLock({ $0 }) { return existing }
-    let made = try hasher.hash(password: Hex.lowercase(try random.bytes(16)))
-    decoyHash.withLock { $0 = $0 ?? made }
-    return made
   }
 
   private func hashOffPool(_ password: String) async throws -> String {

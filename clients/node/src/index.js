@@ -1,0 +1,31 @@
+// auth-sidecar for Node.js: spawn the auth-sidecar binary and talk JSON-RPC 2.0 to it.
+export { AuthSidecar } from './client.js';
+export { findBinary } from './binary.js';
+export {
+  ERROR_KINDS,
+  errorFromResponse,
+  AuthSidecarError,
+  BinaryNotFoundError,
+  SidecarExitedError,
+  ParseError,
+  InvalidRequestError,
+  MethodNotFoundError,
+  InvalidParamsError,
+  InternalError,
+  ValidationFailedError,
+  InvalidCredentialsError,
+  NotLoggedInError,
+  SessionExpiredError,
+  RateLimitedError,
+  NetworkUnavailableError,
+  TimeoutError,
+  ServerError,
+  BadResponseError,
+  TlsError,
+  StorageUnavailableError,
+  StorageCorruptError,
+  AlreadyExistsError,
+  UnsupportedError,
+  ConfigError,
+  CancelledError,
+} from './errors.js';
