@@ -1,0 +1,250 @@
+"""What the sync and asyncio clients share: finding the binary, the command line and
+environment, encoding requests, classifying what the sidecar writes, and the pending-call
+table (including the attribution of answers the sidecar could not address to an id)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import os
+import shutil
+from typing import (
+    Any,
+    Deque,
+    Dict,
+    Generic,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
+
+from ._errors import BinaryNotFound
+
+log = logging.getLogger("auth_sidecar")
+stderr_log = logging.getLogger("auth_sidecar.stderr")
+
+ENV_BINARY = "AUTH_SIDECAR_BIN"
+BINARY_NAME = "auth-sidecar"
+CANCEL_METHOD = "$/cancelRequest"
+SESSION_CHANGED = "sessionChanged"
+
+#: Methods the sidecar answers inline (as soon as it reads them): they never count against its
+#: in-flight limit, so the client does not queue them behind slow calls.
+UNCOUNTED_METHODS = frozenset({"validate", "rpc.discover"})
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class _Default:
+    """Sentinel for "use the client's default" (distinct from an explicit ``None``)."""
+
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+DEFAULT: Any = _Default()
+
+
+def resolve_binary(binary: Optional[PathLike] = None) -> str:
+    """The executable to run: ``binary``, else ``$AUTH_SIDECAR_BIN``, else ``auth-sidecar`` on PATH."""
+    if binary is not None:
+        return _checked(os.fspath(binary), "binary=")
+    from_env = os.environ.get(ENV_BINARY)
+    if from_env:
+        return _checked(from_env, f"${ENV_BINARY}")
+    found = shutil.which(BINARY_NAME)
+    if found:
+        return found
+    raise BinaryNotFound(
+        f"cannot find the {BINARY_NAME} executable: pass binary=..., set {ENV_BINARY}, "
+        f"or put {BINARY_NAME} on PATH"
+    )
+
+
+def _checked(path: str, source: str) -> str:
+    if os.sep not in path and not os.path.exists(path):
+        found = shutil.which(path)
+        if found:
+            return found
+    if not os.path.isfile(path):
+        raise BinaryNotFound(f"{source} names {path!r}, which is not a file")
+    if not os.access(path, os.X_OK):
+        raise BinaryNotFound(f"{source} names {path!r}, which is not executable")
+    return path
+
+
+def build_command(
+    binary: str,
+    state_dir: Optional[PathLike],
+    config: Optional[PathLike],
+    log_level: Optional[str],
+    args: Sequence[str],
+) -> List[str]:
+    """The sidecar's argv. Never carries a secret: passwords only ever travel in requests."""
+    command = [binary, "--framing", "ndjson"]
+    if state_dir is not None:
+        command += ["--state-dir", os.fspath(state_dir)]
+    if config is not None:
+        command += ["--config", os.fspath(config)]
+    if log_level is not None:
+        command += ["--log-level", log_level]
+    command += [str(a) for a in args]
+    return command
+
+
+def build_env(env: Optional[Mapping[str, Optional[str]]]) -> Dict[str, str]:
+    """``os.environ`` updated with ``env``; a ``None`` value removes that variable."""
+    merged = dict(os.environ)
+    for key, value in (env or {}).items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages
+# ---------------------------------------------------------------------------------------------
+
+# ensure_ascii=True: the output is plain ASCII (no encoding step can fail); a lone surrogate in a
+# str is sent as its \uXXXX escape and the sidecar answers parse_error, attributed below.
+_encoder = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+
+
+def encode_request(request_id: int, method: str, params: Any) -> bytes:
+    if params is None:
+        text = '{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (request_id, _encoder.encode(method))
+    else:
+        text = '{"jsonrpc":"2.0","id":%d,"method":%s,"params":%s}\n' % (
+            request_id,
+            _encoder.encode(method),
+            _encoder.encode(params),
+        )
+    return text.encode("ascii")
+
+
+def encode_cancel(request_id: int) -> bytes:
+    return b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%d}}\n' % request_id
+
+
+def params_of(**values: Any) -> Dict[str, Any]:
+    """A params object of the values that are not ``None``."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def validate_params(account: Optional[str], username: Optional[str], email: Optional[str],
+                    phone: Optional[str], password: Optional[str], purpose: Optional[str],
+                    locale: Optional[str], profile: Optional[str]) -> Dict[str, Any]:
+    return params_of(account=account, username=username, email=email, phone=phone,
+                     password=password, purpose=purpose, locale=locale, profile=profile)
+
+
+def login_params(account: Optional[str], username: Optional[str], email: Optional[str],
+                 phone: Optional[str], password: str, profile: Optional[str],
+                 locale: Optional[str]) -> Dict[str, Any]:
+    if not isinstance(password, str):
+        raise TypeError("login() needs password= as a str")
+    given = [v for v in (account, username, email, phone) if v is not None]
+    if len(given) != 1:
+        raise TypeError("login() needs exactly one of account=, username=, email=, phone=")
+    return params_of(account=account, username=username, email=email, phone=phone,
+                     password=password, profile=profile, locale=locale)
+
+
+def register_params(username: str, password: str, email: Optional[str], phone: Optional[str],
+                    display_name: Optional[str], profile: Optional[str],
+                    locale: Optional[str]) -> Dict[str, Any]:
+    if not isinstance(password, str):
+        raise TypeError("register() needs password= as a str")
+    return params_of(username=username, password=password, email=email, phone=phone,
+                     displayName=display_name, profile=profile, locale=locale)
+
+
+# Kinds of lines read from the sidecar's stdout.
+RESPONSE = 0
+NOTIFICATION = 1
+OTHER = 2
+
+
+def classify(message: Any) -> Iterable[Tuple[int, Any]]:
+    """Splits one decoded stdout message into (kind, message) pairs (a batch answer is a list)."""
+    items = message if isinstance(message, list) else (message,)
+    for item in items:
+        if not isinstance(item, dict):
+            yield OTHER, item
+        elif "method" in item:
+            yield (NOTIFICATION if "id" not in item else OTHER), item
+        elif "id" in item and ("result" in item or "error" in item):
+            yield RESPONSE, item
+        else:
+            yield OTHER, item
+
+
+# ---------------------------------------------------------------------------------------------
+# Pending calls
+# ---------------------------------------------------------------------------------------------
+
+E = TypeVar("E")
+
+
+class PendingTable(Generic[E]):
+    """The calls sent and not yet answered, by id.
+
+    The sidecar answers a message it could not read an id from (unparsable JSON, over the size
+    limit, too deep) with ``id: null``. Only this client writes to the sidecar's stdin and every
+    message it writes carries an id, so such an answer belongs to one of the pending calls, which
+    will get no other answer. Which one is known for certain once every other pending call has
+    been answered: whenever the number of pending calls equals the number of such anonymous
+    errors, all of them are the rejected ones (paired in sending order). So a lone call gets its
+    error at once, and a rejected call never waits for an answer that cannot come.
+
+    Not thread-safe: the sync client guards it with its lock; the async one uses one loop.
+    """
+
+    __slots__ = ("entries", "orphans")
+
+    def __init__(self) -> None:
+        self.entries: Dict[int, E] = {}
+        self.orphans: Deque[Any] = collections.deque()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def add(self, request_id: int, entry: E) -> None:
+        self.entries[request_id] = entry
+
+    def pop(self, request_id: Any) -> Tuple[Optional[E], List[Tuple[E, Any]]]:
+        """Removes the entry answered with ``request_id``; also returns anonymous errors now
+        attributable, as (entry, error object) pairs."""
+        entry = self.entries.pop(request_id, None) if isinstance(request_id, int) else None
+        if entry is None:
+            return None, []
+        return entry, (self._settle() if self.orphans else [])
+
+    def orphan(self, error: Any) -> List[Tuple[E, Any]]:
+        """Records an ``id: null`` error; returns the (entry, error) pairs now attributable."""
+        self.orphans.append(error)
+        return self._settle()
+
+    def _settle(self) -> List[Tuple[E, Any]]:
+        while len(self.orphans) > len(self.entries):
+            # Cannot be ours (nothing pending could have caused it): drop it.
+            log.warning("auth-sidecar answered an error without an id that matches no call: %r",
+                        self.orphans.pop())
+        if not self.orphans or len(self.entries) != len(self.orphans):
+            return []
+        settled = [(self.entries.pop(i), self.orphans.popleft()) for i in sorted(self.entries)]
+        return settled
+
+    def take_all(self) -> List[E]:
+        entries = list(self.entries.values())
+        self.entries.clear()
+        self.orphans.clear()
+        return entries

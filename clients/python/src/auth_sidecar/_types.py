@@ -1,0 +1,149 @@
+"""Result shapes, mirroring ``schema/openrpc.json``. Results are plain dicts with the wire's
+camelCase keys; these TypedDicts only describe them for type checkers."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, TypedDict
+
+__all__ = [
+    "Purpose",
+    "SessionState",
+    "FieldError",
+    "FieldReport",
+    "ValidationFields",
+    "ValidationResult",
+    "User",
+    "Session",
+    "LoginResult",
+    "RegisterResult",
+    "GetUserResult",
+    "RefreshTokenResult",
+    "LogoutResult",
+    "StatusCapabilities",
+    "StatusStorage",
+    "StatusProfile",
+    "StatusResult",
+    "SessionChanged",
+    "OpenRPCDocument",
+]
+
+Purpose = Literal["register", "login"]
+SessionState = Literal["loggedIn", "refreshed", "loggedOut", "expired"]
+
+
+class FieldError(TypedDict):
+    code: str  # required, too_short, too_long, invalid_characters, invalid_format, ...
+    message: str
+
+
+class _FieldReportRequired(TypedDict):
+    valid: bool
+    errors: List[FieldError]
+
+
+class FieldReport(_FieldReportRequired, total=False):
+    value: str  # normalized; never present for password
+    kind: Literal["email", "phone", "username"]  # only for account
+
+
+class ValidationFields(TypedDict, total=False):
+    account: FieldReport
+    username: FieldReport
+    email: FieldReport
+    phone: FieldReport
+    password: FieldReport
+
+
+class ValidationResult(TypedDict):
+    valid: bool
+    fields: ValidationFields
+
+
+class _UserRequired(TypedDict):
+    id: str
+    username: str
+
+
+class User(_UserRequired, total=False):
+    """Providers may add members after the standard ones."""
+
+    email: str
+    phone: str
+    displayName: str
+
+
+class _SessionRequired(TypedDict):
+    accessToken: str
+    tokenType: str
+    expiresAt: str  # RFC 3339, UTC, e.g. "2027-01-01T00:15:00Z"
+
+
+class Session(_SessionRequired, total=False):
+    """Refresh tokens, cookies and passwords never leave the sidecar."""
+
+    scopes: List[str]
+
+
+class LoginResult(TypedDict):
+    user: User
+    session: Session
+
+
+class RegisterResult(TypedDict):
+    user: User
+
+
+class GetUserResult(TypedDict):
+    user: User
+    session: Session
+    stale: bool  # true when the provider could not be reached and the answer is from the store
+
+
+class RefreshTokenResult(TypedDict):
+    session: Session
+
+
+class LogoutResult(TypedDict):
+    loggedOut: Literal[True]
+    revoked: bool
+
+
+class StatusCapabilities(TypedDict):
+    methods: List[str]
+    framing: List[str]
+    providers: List[str]
+    locales: List[str]
+
+
+class StatusStorage(TypedDict):
+    protection: Literal["env-key", "key-file"]
+    encryption: Literal["AES-256-GCM"]
+
+
+class _StatusProfileRequired(TypedDict):
+    name: str
+    provider: Literal["local", "rest", "oauth2", "form"]
+    loggedIn: bool
+
+
+class StatusProfile(_StatusProfileRequired, total=False):
+    expiresAt: str
+    username: str
+
+
+class StatusResult(TypedDict):
+    version: str
+    capabilities: StatusCapabilities
+    storage: StatusStorage
+    profiles: List[StatusProfile]
+
+
+class SessionChanged(TypedDict):
+    """Params of the ``sessionChanged`` notification."""
+
+    profile: str
+    state: SessionState
+
+
+#: The OpenRPC document returned by ``rpc.discover``.
+OpenRPCDocument = Dict[str, Any]
