@@ -26,8 +26,8 @@ final class InFlightRequests: Sendable {
   }
 
   private struct ProfileQueue {
-    var lastChange: (token: UInt64, task: Task<Void, Never>)?
-    var readsSinceChange: [UInt64: Task<Void, Never>] = [:]
+    var lastChange: (token: UInt64, completion: Completion)?
+    var readsSinceChange: [UInt64: Completion] = [:]
     var isEmpty: Bool { lastChange == nil && readsSinceChange.isEmpty }
   }
 
@@ -55,25 +55,31 @@ final class InFlightRequests: Sendable {
       let token = state.nextToken
       state.nextToken += 1
       let queued = profile.map { state.profiles[$0] ?? ProfileQueue() }
-      var predecessors: [Task<Void, Never>] = []
+      var predecessors: [Completion] = []
       if let queued, ordering != .independent {
-        if let change = queued.lastChange { predecessors.append(change.task) }
+        if let change = queued.lastChange { predecessors.append(change.completion) }
         if ordering == .changesSession { predecessors.append(contentsOf: queued.readsSinceChange.values) }
       }
+      let completion = Completion()
       let task = Task { [self] in
-        for predecessor in predecessors { await predecessor.value }
+        // Cancelling a queued request stops its wait: `operation` then answers `cancelled` at once.
+        for predecessor in predecessors { await predecessor.wait(interruptible: true) }
         let answer = await operation()
         self.state.withLock { $0.unanswered -= 1 }
         if let answer { deliver(answer) }
+        // Later requests on the profile are ordered after this one's predecessors too, even when
+        // a cancellation cut its own wait short.
+        for predecessor in predecessors { await predecessor.wait(interruptible: false) }
+        completion.signal()
         finish(token: token, profile: profile)
       }
       state.entries[token] = Entry(id: id, task: task)
       if let profile, var queued, ordering != .independent {
         if ordering == .changesSession {
-          queued.lastChange = (token, task)
+          queued.lastChange = (token, completion)
           queued.readsSinceChange = [:]
         } else {
-          queued.readsSinceChange[token] = task
+          queued.readsSinceChange[token] = completion
         }
         state.profiles[profile] = queued
       }

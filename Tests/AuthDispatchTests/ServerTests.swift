@@ -113,6 +113,26 @@ import Testing
     #expect(!harness.log.all.contains("start default second"))
   }
 
+  @Test func aQueuedRequestAnswersCancelledAtOnceButLaterOnesKeepTheirOrder() async throws {
+    let harness = ServerHarness()
+    harness.request("record", id: "1", params: #"{"tag":"slow","gate":"slow"}"#)
+    harness.request("gate", id: "2", params: #"{"name":"read"}"#)
+    harness.request("record", id: "3", params: #"{"tag":"after"}"#)
+    harness.notify("$/cancelRequest", params: #"{"id":2}"#)
+    // The cancelled read answers while the slow session change is still running…
+    let first = try await harness.sender.wait(for: 1)
+    #expect(answer(2, in: first)?.errorKind == "cancelled")
+    #expect(!harness.log.all.contains("end default slow"))
+    // …and the session change queued after it still waits for the slow one.
+    #expect(!harness.log.all.contains("start default after"))
+    harness.gates.open("slow")
+    let answers = try await harness.sender.wait(for: 3)
+    #expect(answer(1, in: answers)?.result == "slow")
+    #expect(answer(3, in: answers)?.result == "after")
+    let log = harness.log.all
+    #expect(log.firstIndex(of: "end default slow")! < log.firstIndex(of: "start default after")!)
+  }
+
   // MARK: In-flight limit
 
   @Test func inFlightLimitAnswersRateLimitedThenRecovers() async throws {
