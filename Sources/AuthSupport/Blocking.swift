@@ -1,16 +1,81 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import Dispatch
+import Synchronization
 
-/// Runs blocking work (password hashing, SQLite waiting on another process's lock) on a
-/// dispatch thread instead of the cooperative pool.
+/// Runs blocking work (password hashing, SQLite waiting on another process's lock) on threads
+/// of its own, never on the cooperative pool or Dispatch's global queues.
 ///
-/// The pool has one thread per core — two here. A 137 ms KDF or a 10 s busy wait on it would
-/// stall every other task; on its own thread it delays only the request that needs it.
+/// The cooperative pool has one thread per core — two here — and on Linux it shares its
+/// threads with Dispatch's global queues. A 137 ms KDF or a 10 s busy wait there stalls every
+/// other task and every timer; on a pool thread of its own it delays only its own request.
 package enum Blocking {
-  private static let queue = DispatchQueue(label: "auth-sidecar.blocking", attributes: .concurrent)
+  private static let pool = ThreadPool(maxThreads: 8)
 
   package static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      queue.async { continuation.resume(with: Result { try work() }) }
+      pool.submit { continuation.resume(with: Result { try work() }) }
+    }
+  }
+}
+
+/// A small pool of detached POSIX threads, started on demand up to `maxThreads`; jobs beyond
+/// that wait in arrival order.
+final class ThreadPool: Sendable {
+  typealias Job = @Sendable () -> Void
+
+  private struct State {
+    var jobs: [Job] = []
+    var threads = 0
+    var idle = 0
+  }
+
+  private let maxThreads: Int
+  private let state = Mutex(State())
+  /// Counts queued jobs; idle workers sleep on it.
+  private let queued = DispatchSemaphore(value: 0)
+
+  init(maxThreads: Int) { self.maxThreads = maxThreads }
+
+  func submit(_ job: @escaping Job) {
+    let spawn = state.withLock { state in
+      state.jobs.append(job)
+      guard state.idle == 0, state.threads < maxThreads else { return false }
+      state.threads += 1
+      return true
+    }
+    if spawn { startWorker() }
+    queued.signal()
+  }
+
+  private func startWorker() {
+    let context = Unmanaged.passRetained(self).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { context in
+      let pool = Unmanaged<ThreadPool>.fromOpaque(context!).takeRetainedValue()
+      pool.work()
+      return nil
+    }, context)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      Unmanaged<ThreadPool>.fromOpaque(context).release()
+      state.withLock { $0.threads -= 1 }
+    }
+  }
+
+  private func work() {
+    while true {
+      state.withLock { $0.idle += 1 }
+      queued.wait()
+      let job = state.withLock { state -> Job in
+        state.idle -= 1
+        return state.jobs.removeFirst()
+      }
+      job()
     }
   }
 }

@@ -1,0 +1,125 @@
+import AuthConfig
+import AuthProviders
+import AuthStorage
+import Testing
+
+@testable import AuthSession
+
+@Suite(.timeLimit(.minutes(1))) struct SessionServiceLogoutTests {
+  @Test func logoutRevokesClearsAndNotifiesOnce() async throws {
+    let fixture = try await SessionFixture()
+    let service = fixture.service()
+    _ = try await service.login()
+    let before = try #require(try fixture.session())
+
+    #expect(try await service.logout(profile: "default"))
+    #expect(try fixture.session() == nil)
+    #expect(try fixture.refreshToken(of: before)?.revoked == true)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+
+    // Idempotent: nothing to revoke, nothing to announce.
+    #expect(try await service.logout(profile: "default") == false)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+    await #expect(throws: SessionError(.notLoggedIn(lastAccount: "alice"))) {
+      try await service.getUser(profile: "default", fetchFromServer: false)
+    }
+  }
+
+  @Test func logoutWhenNeverLoggedInIsQuiet() async throws {
+    let fixture = try await SessionFixture()
+    #expect(try await fixture.service().logout(profile: "default") == false)
+    #expect(fixture.changes.isEmpty)
+  }
+
+  @Test(arguments: [TestProvider.Revocation.fails, .hangs])
+  func logoutClearsLocallyWhenTheProviderCannotRevoke(_ revocation: TestProvider.Revocation) async throws {
+    let fixture = try await SessionFixture()
+    let service = fixture.service(
+      [(ProfileConfig(name: "default"), TestProvider(fixture.local, revocation: revocation))],
+      revokeTimeout: .milliseconds(100))
+    _ = try await service.login()
+    let before = try #require(try fixture.session())
+    let started = ContinuousClock.now
+    #expect(try await service.logout(profile: "default") == false)
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(try fixture.session() == nil)
+    #expect(try fixture.refreshToken(of: before)?.revoked == false)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+  }
+
+  // MARK: - Races with a refresh in flight
+
+  /// The provider could not revoke, so the refresh it was already running succeeds at the provider; the
+  /// session's generation moved on, so the result is thrown away and the rotation rolled back.
+  @Test func aRefreshFinishingAfterALogoutIsDiscarded() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: gate, revocation: .fails)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    _ = try await service.login()
+    let before = try #require(try fixture.session())
+    fixture.clock.advance(by: 900)
+
+    let pending = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
+    await provider.refreshStarted.wait()
+    #expect(try await service.logout(profile: "default") == false)
+    gate.fire()
+    let outcome = await pending.result
+
+    #expect(throws: SessionError(.notLoggedIn(lastAccount: "alice"))) { try outcome.get() }
+    #expect(try fixture.session() == nil)
+    // Rolled back with the commit: the old token was not spent, no new one exists.
+    #expect(try fixture.refreshToken(of: before)?.usedAt == nil)
+    #expect(try fixture.refreshTokenCounts() == (1, 0))
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+  }
+
+  /// The provider revoked the family, so the refresh in flight is refused; the session is already gone, so
+  /// nothing more is cleared or announced.
+  @Test func aRefreshRefusedAfterALogoutDoesNotAnnounceAnExpiry() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    _ = try await service.login()
+    fixture.clock.advance(by: 900)
+
+    let pending = Task { try await service.refreshToken(profile: "default", force: false) }
+    await provider.refreshStarted.wait()
+    #expect(try await service.logout(profile: "default"))
+    gate.fire()
+    let outcome = await pending.result
+
+    #expect(throws: SessionError.self) { try outcome.get() }
+    #expect(try fixture.session() == nil)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+  }
+
+  @Test func aLoginDuringAPendingRefreshWins() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    _ = try await service.login()
+    let aliceSession = try #require(try fixture.session())
+    fixture.clock.advance(by: 900)
+
+    let pending = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
+    await provider.refreshStarted.wait()
+    let bob = try await service.login(LoginAccount(kind: .username, text: "bob"))
+    gate.fire()
+    let (snapshot, stale) = try await pending.value
+
+    // The refresh's caller gets the new login's session, and the store keeps it.
+    #expect(!stale)
+    #expect(snapshot.username == "bob")
+    #expect(snapshot.accessToken == bob.accessToken)
+    let stored = try #require(try fixture.session())
+    #expect(stored.generation == 2)
+    #expect(text(stored.accessToken) == bob.accessToken)
+    // Alice's rotation was rolled back with the refused commit.
+    #expect(try fixture.refreshToken(of: aliceSession)?.usedAt == nil)
+    #expect(try fixture.refreshTokenCounts() == (2, 0))
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
+  }
+}

@@ -1,0 +1,98 @@
+import AuthProviders
+import AuthStorage
+import Synchronization
+
+/// A one-shot event tasks can wait for.
+final class Signal: Sendable {
+  private struct State {
+    var fired = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  func fire() {
+    let waiters = state.withLock { state in
+      state.fired = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let fired = state.withLock { state in
+        if state.fired { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if fired { continuation.resume() }
+    }
+  }
+}
+
+/// The real local provider with one thing changed, for situations the local provider cannot produce by itself:
+/// a refresh that waits for the test, a network that is down, a revocation that fails or hangs.
+final class TestProvider: IdentityProvider {
+  enum Revocation: Sendable {
+    case local
+    /// The server cannot be reached.
+    case fails
+    /// Never answers; gives up only when cancelled.
+    case hangs
+  }
+
+  let base: LocalProvider
+  let kind = "test"
+  let supportsRegistration: Bool
+  /// When set, a refresh fires `refreshStarted` and then waits for this before going to the local provider.
+  let refreshGate: Signal?
+  let refreshStarted = Signal()
+  /// Thrown by refresh and fetchUser instead of asking the local provider.
+  let networkFailure: ProviderError?
+  let revocation: Revocation
+
+  init(
+    _ base: LocalProvider, supportsRegistration: Bool = true, refreshGate: Signal? = nil,
+    networkFailure: ProviderError? = nil, revocation: Revocation = .local
+  ) {
+    self.base = base
+    self.supportsRegistration = supportsRegistration
+    self.refreshGate = refreshGate
+    self.networkFailure = networkFailure
+    self.revocation = revocation
+  }
+
+  func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
+    try await base.login(account, password: password, profile: profile)
+  }
+
+  func register(_ registration: Registration, password: String) async throws -> UserInfo {
+    try await base.register(registration, password: password)
+  }
+
+  func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
+    -> IssuedSession?
+  {
+    if let refreshGate {
+      refreshStarted.fire()
+      await refreshGate.wait()
+    }
+    if let networkFailure { throw networkFailure }
+    return try await base.refresh(current, profile: profile, commit: commit)
+  }
+
+  func revoke(_ current: SessionRecord) async throws {
+    switch revocation {
+    case .local: try await base.revoke(current)
+    case .fails: throw ProviderError(.networkUnavailable, "test: server unreachable")
+    case .hangs: try await Task.sleep(for: .seconds(60))
+    }
+  }
+
+  func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
+    if let networkFailure { throw networkFailure }
+    return try await base.fetchUser(current)
+  }
+}
