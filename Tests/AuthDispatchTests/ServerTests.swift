@@ -322,7 +322,7 @@ import Testing
     }
     let clock = ContinuousClock()
     let start = clock.now
-    await harness.drain(timeoutMilliseconds: 5_000)
+    await harness.drain(timeoutMilliseconds: 30_000)
     #expect(clock.now - start >= .milliseconds(25), "drain returned before the work was done")
     #expect(harness.sender.count == 2, "both answers were out when drain returned")
     #expect(harness.sender.messages.allSatisfy { $0["error"] == nil })
@@ -332,8 +332,9 @@ import Testing
     let harness = ServerHarness()
     let clock = ContinuousClock()
     let start = clock.now
-    await harness.drain(timeoutMilliseconds: 5_000)
-    #expect(clock.now - start < .seconds(1))
+    await harness.drain(timeoutMilliseconds: 30_000)
+    // A hang guard, not a timing: on a loaded machine "at once" can take a while.
+    #expect(clock.now - start < .seconds(20))
   }
 
   @Test func drainTimeoutCancelsWhatIsLeft() async throws {
@@ -342,7 +343,8 @@ import Testing
     let clock = ContinuousClock()
     let start = clock.now
     await harness.drain(timeoutMilliseconds: 30)
-    #expect(clock.now - start < .seconds(2))
+    // A hang guard, not a timing: the point is that drain returns although the work never ends.
+    #expect(clock.now - start < .seconds(20))
     let answers = harness.sender.messages
     #expect(answers.count == 1)
     #expect(answers.first?.errorKind == "cancelled")

@@ -27,7 +27,7 @@ final class CapturingSender: MessageSender {
 
   /// Waits until at least `count` messages were sent (failing the test after `timeout`).
   @discardableResult
-  func wait(for count: Int, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation)
+  func wait(for count: Int, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation)
     async throws -> [JSONValue]
   {
     let clock = ContinuousClock()
