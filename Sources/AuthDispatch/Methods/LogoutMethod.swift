@@ -2,8 +2,8 @@ import AuthJSON
 import AuthProtocol
 import AuthSession
 
-/// `logout`: revokes at the server (best effort, bounded), then always clears the local
-/// session. Idempotent.
+/// `logout`: clears the local session, then revokes at the server (best effort, bounded), so a
+/// crash in between leaves the profile logged out. Idempotent.
 package struct LogoutMethod: AsyncMethod {
   package static let name = "logout"
   package let ordering = SessionOrdering.changesSession

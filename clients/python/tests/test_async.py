@@ -140,14 +140,14 @@ def test_task_cancellation_sends_cancel_request(binary, state_dir):
             with pytest.raises(asyncio.CancelledError):
                 await queued
             assert (await login)["user"]["username"] == "alice"
-            # The sidecar answers a request cancelled while queued once what it waited for is done.
+            # The sidecar answers a request cancelled while queued at once (normally before the login ends).
             for _ in range(200):
                 if not sidecar._pending.entries:
                     break
                 await asyncio.sleep(0.01)
             kinds = [a.get("error", {}).get("data", {}).get("kind") for a in answers]
             # the discarded getUser was answered `cancelled`: the $/cancelRequest reached the sidecar
-            assert kinds == [None, "cancelled"], answers
+            assert sorted(map(str, kinds)) == ["None", "cancelled"], answers
             assert sidecar._pending.entries == {} and sidecar._in_flight == 0
 
     run(main())
