@@ -7,12 +7,16 @@ import PackageDescription
 let package = Package(
   name: "auth-sidecar",
   products: [
-    .executable(name: "auth-sidecar", targets: ["auth-sidecar"])
+    .executable(name: "auth-sidecar", targets: ["auth-sidecar"]),
+    // The HTTP worker the sidecar starts on its first request to a remote provider; installed next to it.
+    .executable(name: "auth-sidecar-http", targets: ["auth-sidecar-http"]),
   ],
   targets: [
     // MARK: C libraries from the system
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
+    .systemLibrary(name: "CSubprocess"),
 
     // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
     .target(name: "AuthSupport"),
@@ -46,10 +50,29 @@ let package = Package(
     .target(name: "AuthStorage", dependencies: ["CSQLite", "AuthCrypto"]),
     .testTarget(name: "AuthStorageTests", dependencies: ["AuthStorage"]),
 
-    // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
-    .target(name: "AuthProviders", dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport"]),
+    // MARK: AuthHTTP — the HTTP client protocol and types, cookies, retry rules, and `WorkerHTTPClient`, which
+    // sends through the auth-sidecar-http worker process. No Foundation: linking FoundationNetworking alone
+    // adds about 6.5 ms to every start of the sidecar, so URLSession lives in the worker.
+    .target(name: "AuthHTTP", dependencies: ["AuthSupport", "AuthJSON", "CSubprocess"]),
+    // MARK: AuthHTTPURLSession — `URLSessionHTTPClient` (ephemeral URLSession); linked by the worker only
+    .target(name: "AuthHTTPURLSession", dependencies: ["AuthHTTP", "AuthSupport"]),
+    // MARK: auth-sidecar-http — the worker: `WorkerMessage` lines on stdin/stdout, requests through URLSession
+    .executableTarget(
+      name: "auth-sidecar-http", dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "CSubprocess"]),
+    // Fixtures: the Python fake server the tests spawn; excluded so SwiftPM does not warn about it. Depending on
+    // the worker makes `swift test` build it, next to the test bundle, where `WorkerHTTPClient` looks for it.
     .testTarget(
-      name: "AuthProvidersTests", dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON"]),
+      name: "AuthHTTPTests",
+      dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "AuthJSON", "auth-sidecar-http"],
+      exclude: ["Fixtures"]),
+
+    // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
+    .target(
+      name: "AuthProviders",
+      dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig"]),
+    .testTarget(
+      name: "AuthProvidersTests",
+      dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP"]),
 
     // MARK: AuthSession — sessions per profile: login, single-flight refresh across processes, logout
     .target(
@@ -68,19 +91,21 @@ let package = Package(
     .testTarget(
       name: "AuthDispatchTests", dependencies: ["AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation"]),
 
-    // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else
+    // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else. Foundation-free
+    // modules only (no AuthHTTPURLSession): its cold start is the product's bar.
     .executableTarget(
       name: "auth-sidecar",
       dependencies: [
         "AuthTransport", "AuthDispatch", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
-        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol",
+        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP",
       ]),
-    // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
+    // Spawns the real binary over real pipes; depending on the executables makes `swift test` build them
+    // (auth-sidecar-http: the worker the sidecar starts for remote providers, found next to it).
     .testTarget(
       name: "AuthSidecarEndToEndTests",
       // AuthStorage, AuthCrypto and CSQLite: the storage-bar suites run `PRAGMA integrity_check` on the store
       // and read the sealed refresh token back, to prove it is nowhere else in clear.
-      dependencies: ["auth-sidecar", "AuthStorage", "AuthCrypto", "CSQLite"],
+      dependencies: ["auth-sidecar", "auth-sidecar-http", "AuthStorage", "AuthCrypto", "CSQLite"],
       exclude: ["Transcripts"]
     ),
   ]

@@ -6,10 +6,14 @@
 /// place that must decide what the new provider does.
 package enum ProviderConfig: Sendable, Equatable {
   case local(LocalProviderConfig)
+  case rest(RESTProviderConfig)
+  case oauth2(OAuth2ProviderConfig)
 
   package var kind: ProviderKind {
     switch self {
     case .local: .local
+    case .rest: .rest
+    case .oauth2: .oauth2
     }
   }
 }
@@ -28,7 +32,9 @@ package enum ProviderKind: String, Sendable, CaseIterable, CustomStringConvertib
   package var isAvailable: Bool {
     switch self {
     case .local: true
-    case .rest, .oauth2, .form: false
+    case .rest: true
+    case .oauth2: true
+    case .form: false
     }
   }
 

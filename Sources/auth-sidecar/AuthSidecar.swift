@@ -5,6 +5,7 @@
 #endif
 import AuthConfig
 import AuthDispatch
+import AuthHTTP
 import AuthSupport
 import AuthTransport
 
@@ -14,6 +15,8 @@ enum AuthSidecar {
   static let version = "0.1.0"
 
   static func main() {
+    // FoundationNetworking dumps headers (tokens, cookies) to stderr when these are set (P38).
+    HTTPEnvironment.scrubDebugVariables()
     let options: SidecarOptions
     do {
       let testMode = getenv("AUTH_SIDECAR_TEST_MODE").map { String(cString: $0) }

@@ -20,6 +20,10 @@ struct Wiring {
   let stores: LazyStore
   let random: any RandomSource
   let hasher: PasswordHasher
+  /// The HTTP client every remote profile shares, created on the first request.
+  let http: LazyHTTPClient
+  /// Discovery documents and key sets of every `oauth2` profile, fetched once per process.
+  let oauth2Directory = OAuth2Directory()
 
   init(options: SidecarOptions, config: SidecarConfig) {
     self.options = options
@@ -36,6 +40,7 @@ struct Wiring {
     }
     random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
+    http = LazyHTTPClient(clock: clock, log: log)
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
     stores = LazyStore {
@@ -51,7 +56,24 @@ struct Wiring {
       return LocalProvider(
         stores: stores, clock: clock, random: random, hasher: hasher,
         accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
+    case .rest(let rest):
+      return RESTProvider(config: rest, client: http, stores: stores, clock: clock, log: log)
+    case .oauth2(let oauth2):
+      return OAuth2Provider(
+        settings: Self.settings(oauth2), http: http, stores: stores, clock: clock, log: log, directory: oauth2Directory)
     }
+  }
+
+  /// The `oauth2` provider's settings from its config; the client secret moves into wiped storage.
+  static func settings(_ config: OAuth2ProviderConfig) -> OAuth2Settings {
+    OAuth2Settings(
+      issuer: config.issuer, clientID: config.clientID,
+      clientSecret: config.clientSecret.map { SecretBytes(Array($0.utf8)) },
+      scopes: config.scopes, allowPasswordGrant: config.allowPasswordGrant,
+      endpoints: config.endpoints.map {
+        OAuth2Settings.Endpoints(token: $0.token, revocation: $0.revocation, userinfo: $0.userinfo, jwks: $0.jwks)
+      },
+      idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds))
   }
 
   func makeSessions(notify: @escaping @Sendable (String, SessionChange) -> Void) -> SessionService {
@@ -74,7 +96,10 @@ struct Wiring {
     registry.register(RefreshTokenMethod(sessions: sessions))
     registry.register(LogoutMethod(sessions: sessions))
     if let manualClock { registry.register(AdvanceClockMethod(clock: manualClock)) }
-    registry.register(StatusMethod(sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"]))
+    registry.register(
+      StatusMethod(
+        sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"],
+        providers: ProviderKind.allCases.filter(\.isAvailable).map(\.rawValue)))
     var limits = Server.Limits()
     limits.maxDepth = options.maxDepth
     limits.maxInFlight = options.maxInFlight

@@ -79,6 +79,10 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    # A parent may spawn us from a thread that blocks signals (Foundation's Process on Linux passes the
+    # spawning thread's mask on, and Swift's test runner threads block nearly all): then SIGTERM, ours
+    # from watch_stdin included, would never arrive and the server would never stop.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
     workdir = tempfile.mkdtemp(prefix="authservers-")
     server = None

@@ -39,7 +39,11 @@ enum ProfileDecoder {
     switch kind {
     case .local:
       provider = .local(try LocalProviderDecoder.settings(in: object))
-    case .rest, .oauth2, .form:
+    case .rest:
+      provider = .rest(try RESTProviderDecoder.settings(in: object))
+    case .oauth2:
+      provider = .oauth2(try OAuth2ProviderDecoder.settings(in: object))
+    case .form:
       throw SettingError(path, "provider \"\(kind)\" is not available yet in this build; it supports \(available)")
     }
     // A settings object for another provider is most likely a provider switched without moving its settings.

@@ -12,11 +12,13 @@ package struct StatusMethod: AsyncMethod {
   private let sessions: SessionService
   private let version: String
   private let methods: [String]
+  private let providers: [String]
 
-  package init(sessions: SessionService, version: String, methods: [String]) {
+  package init(sessions: SessionService, version: String, methods: [String], providers: [String]) {
     self.sessions = sessions
     self.version = version
     self.methods = methods
+    self.providers = providers
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
@@ -34,7 +36,8 @@ package struct StatusMethod: AsyncMethod {
     return .object([
       "version": .string(version),
       "capabilities": .object([
-        "methods": .array(methods.map { .string($0) }), "framing": ["ndjson", "lsp"], "providers": ["local"],
+        "methods": .array(methods.map { .string($0) }), "framing": ["ndjson", "lsp"],
+        "providers": .array(providers.map { .string($0) }),
         "locales": ["en", "zh-Hans"],
       ]),
       "storage": .object(["protection": .string(protection), "encryption": "AES-256-GCM"]),

@@ -1,0 +1,165 @@
+import AuthJSON
+
+/// The `oauth2` provider's settings object, which is required: there is no issuer to default to.
+///
+/// Strict like the rest of the config: unknown keys, wrong types, empty strings, repeated or malformed scopes,
+/// and any URL that is not `https://` (or `http://` to a loopback host) are errors naming the key, never the
+/// value (the client secret lives here).
+enum OAuth2ProviderDecoder {
+  static let keys = [
+    "issuer", "clientId", "clientSecret", "scopes", "allowPasswordGrant", "endpoints", "idTokenLeewaySeconds",
+    "timeoutSeconds",
+  ]
+  static let endpointKeys = ["token", "revocation", "userinfo", "jwks"]
+  static let urlRule = "must be an https:// URL (http:// only to a loopback host) without user info or fragment"
+
+  static func settings(in profile: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig {
+    let name = ProviderKind.oauth2.rawValue
+    guard let object = try profile.object(name, allowedKeys: keys) else {
+      throw SettingError(
+        profile.path.appending(name), "is required for provider \"oauth2\" (at least issuer and clientId)")
+    }
+    let issuer = try url("issuer", in: object, required: true, allowQuery: false)!
+    let clientID = try clientText("clientId", in: object, required: true)!
+    let clientSecret = try clientText("clientSecret", in: object, required: false)
+    let scopes = try scopes(in: object) ?? OAuth2ProviderConfig.defaultScopes
+    let allowPasswordGrant = try bool("allowPasswordGrant", in: object) ?? false
+    let endpoints = try endpoints(in: object)
+    if let endpoints, endpoints.jwks == nil, scopes.contains("openid") {
+      throw SettingError(
+        object.path.appending("endpoints").appending("jwks"),
+        "is required when scopes include \"openid\": ID tokens are verified with the issuer's keys")
+    }
+    let leeway = try object.integer("idTokenLeewaySeconds", in: OAuth2ProviderConfig.idTokenLeewaySecondsRange)
+    let timeout = try object.integer("timeoutSeconds", in: OAuth2ProviderConfig.timeoutSecondsRange)
+    return OAuth2ProviderConfig(
+      issuer: issuer, clientID: clientID, clientSecret: clientSecret, scopes: scopes,
+      allowPasswordGrant: allowPasswordGrant, endpoints: endpoints,
+      idTokenLeewaySeconds: leeway ?? OAuth2ProviderConfig.defaultIDTokenLeewaySeconds,
+      timeoutSeconds: timeout ?? OAuth2ProviderConfig.defaultTimeoutSeconds)
+  }
+
+  private static func endpoints(in object: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig.Endpoints? {
+    guard let endpoints = try object.object("endpoints", allowedKeys: endpointKeys) else { return nil }
+    return OAuth2ProviderConfig.Endpoints(
+      token: try url("token", in: endpoints, required: true, allowQuery: true)!,
+      revocation: try url("revocation", in: endpoints, required: false, allowQuery: true),
+      userinfo: try url("userinfo", in: endpoints, required: false, allowQuery: true),
+      jwks: try url("jwks", in: endpoints, required: false, allowQuery: true))
+  }
+
+  // MARK: - Values
+
+  private static func value(_ key: String, in object: ConfigObject) -> JSONValue? {
+    object.members.first { $0.key == key }?.value
+  }
+
+  private static func bool(_ key: String, in object: ConfigObject) throws(SettingError) -> Bool? {
+    guard let value = value(key, in: object) else { return nil }
+    guard case .bool(let flag) = value else {
+      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
+    }
+    return flag
+  }
+
+  /// RFC 6749 Appendix A.1/A.2: `client_id` and `client_secret` are VSCHAR (%x20-7E), here at least one.
+  private static func clientText(_ key: String, in object: ConfigObject, required: Bool) throws(SettingError)
+    -> String?
+  {
+    guard let text = try object.string(key) else {
+      if required { throw SettingError(object.path.appending(key), "is required") }
+      return nil
+    }
+    let rule = "must be 1 to 1024 printable ASCII characters"
+    guard (1...1024).contains(text.utf8.count), text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+      throw SettingError(object.path.appending(key), rule)
+    }
+    return text
+  }
+
+  /// RFC 6749 §3.3: each scope token is %x21 / %x23-5B / %x5D-7E; the list is sent space-separated.
+  private static func scopes(in object: ConfigObject) throws(SettingError) -> [String]? {
+    guard let value = value("scopes", in: object) else { return nil }
+    let path = object.path.appending("scopes")
+    guard case .array(let items) = value else {
+      throw SettingError(path, "must be an array of strings, not \(ConfigObject.describe(value))")
+    }
+    guard !items.isEmpty else { throw SettingError(path, "must not be empty; leave it out for the default") }
+    var scopes: [String] = []
+    for item in items {
+      guard case .string(let scope) = item, !scope.isEmpty, scope.utf8.allSatisfy(isScopeByte) else {
+        throw SettingError(path, "each scope must be a non-empty string of printable ASCII without spaces, \" or \\")
+      }
+      guard !scopes.contains(scope) else { throw SettingError(path, "must not name a scope twice") }
+      scopes.append(scope)
+    }
+    return scopes
+  }
+
+  private static func isScopeByte(_ byte: UInt8) -> Bool {
+    byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+  }
+
+  private static func url(_ key: String, in object: ConfigObject, required: Bool, allowQuery: Bool)
+    throws(SettingError) -> String?
+  {
+    guard let text = try object.string(key) else {
+      if required { throw SettingError(object.path.appending(key), "is required") }
+      return nil
+    }
+    guard isAcceptableURL(text, allowQuery: allowQuery) else {
+      throw SettingError(object.path.appending(key), allowQuery ? urlRule : urlRule + " or query")
+    }
+    return text
+  }
+
+  /// PRODUCT §6: `https://host…`, or `http://` to 127.0.0.0/8, `[::1]` or `localhost`; no user info, no
+  /// fragment, no whitespace or control characters. Only canonical loopback spellings count, so `127.1` needs TLS.
+  static func isAcceptableURL(_ text: String, allowQuery: Bool) -> Bool {
+    guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }), !text.contains("#") else { return false }
+    if !allowQuery, text.contains("?") { return false }
+    let lowered = text.lowercased()
+    let secure: Bool
+    let rest: Substring
+    if lowered.hasPrefix("https://") {
+      secure = true
+      rest = text.dropFirst("https://".count)
+    } else if lowered.hasPrefix("http://") {
+      secure = false
+      rest = text.dropFirst("http://".count)
+    } else {
+      return false
+    }
+    let authority = rest.prefix { $0 != "/" && $0 != "?" }
+    guard !authority.isEmpty, !authority.contains("@") else { return false }
+    let host: Substring
+    if authority.hasPrefix("[") {
+      guard let close = authority.firstIndex(of: "]") else { return false }
+      host = authority[...close]
+      let after = authority[authority.index(after: close)...]
+      guard after.isEmpty || isPort(after) else { return false }
+    } else {
+      let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      host = parts[0]
+      guard parts.count == 1 || isPort(":" + parts[1]) else { return false }
+    }
+    guard !host.isEmpty else { return false }
+    return secure || isLoopback(host.lowercased())
+  }
+
+  private static func isPort(_ text: some StringProtocol) -> Bool {
+    let digits = text.dropFirst()
+    return text.first == ":" && (1...5).contains(digits.count) && digits.allSatisfy(\.isASCII)
+      && digits.allSatisfy(\.isNumber) && Int(digits).map { (1...65_535).contains($0) } == true
+  }
+
+  private static func isLoopback(_ host: String) -> Bool {
+    if host == "localhost" || host == "[::1]" { return true }
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard octets.count == 4, octets[0] == "127" else { return false }
+    return octets.allSatisfy { octet in
+      (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isNumber }
+        && (octet.count == 1 || octet.first != "0") && Int(octet)! <= 255
+    }
+  }
+}

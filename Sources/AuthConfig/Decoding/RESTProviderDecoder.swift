@@ -1,0 +1,381 @@
+/// The `rest` provider's settings object, required for that provider:
+///
+/// ```json
+/// "rest": {
+///   "baseURL": "https://api.example.com",
+///   "login":    {"path": "/api/token/", "method": "POST", "encoding": "json",
+///                "body": {"username": "{username}", "password": "{password}"}},
+///   "refresh":  {"path": "/api/token/refresh/", "body": {"refresh": "{refreshToken}"}},
+///   "logout":   {"path": "/api/token/blacklist/", "body": {"refresh": "{refreshToken}"}, "sendAccessToken": false},
+///   "user":     {"path": "/api/me/", "method": "GET", "userPath": "data.user"},
+///   "register": {"path": "/api/register/", "body": {"username": "{username}", "password": "{password}"}},
+///   "response": {"accessToken": "access", "refreshToken": "refresh", "expiresIn": "expires_in",
+///                "user": "user", "tokenType": "token_type", "success": "success"},
+///   "userFields": {"id": "id", "username": "username", "email": "email", "displayName": "first_name"},
+///   "headers": {"X-Client": "sidecar"},
+///   "authScheme": "Bearer",
+///   "timeoutSeconds": 30
+/// }
+/// ```
+///
+/// Checked as strictly as the rest of the file, and more: every URL, template and header is checked here, so a
+/// login never fails later on something the config could have said at start-up.
+enum RESTProviderDecoder {
+  static let keys = [
+    "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
+    "timeoutSeconds",
+  ]
+  static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
+  static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
+  static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+  /// Headers the transport or this provider sets: one from the config would clash or leak.
+  static let reservedHeaders = [
+    "authorization", "content-type", "content-length", "host", "transfer-encoding", "cookie",
+  ]
+
+  /// What each endpoint may hold and which placeholders its body may use.
+  enum Role: String {
+    case login, refresh, logout, user, register
+
+    var keys: [String] {
+      switch self {
+      case .login, .refresh, .register: ["path", "method", "encoding", "body"]
+      case .logout: ["path", "method", "encoding", "body", "sendAccessToken"]
+      case .user: ["path", "method", "userPath"]
+      }
+    }
+
+    var placeholders: [RESTProviderConfig.Placeholder] {
+      switch self {
+      case .login, .register: [.username, .password, .account, .email]
+      case .refresh, .logout: [.refreshToken]
+      case .user: []
+      }
+    }
+
+    var defaultMethod: String { self == .user ? "GET" : "POST" }
+  }
+
+  static func settings(in profile: ConfigObject) throws(SettingError) -> RESTProviderConfig {
+    guard let object = try profile.object(ProviderKind.rest.rawValue, allowedKeys: keys) else {
+      throw SettingError(
+        profile.path.appending(ProviderKind.rest.rawValue),
+        "is required for provider \"rest\": at least baseURL, login and response")
+    }
+    let baseURL = try baseURL(object)
+    guard let login = try endpoint(.login, in: object) else {
+      throw SettingError(object.path.appending("login"), "is required: the login endpoint")
+    }
+    let response = try responseFields(object)
+    let timeout = try object.integer("timeoutSeconds", in: RESTProviderConfig.timeoutSecondsRange)
+    let authScheme = try object.string("authScheme") ?? RESTProviderConfig.defaultAuthScheme
+    guard isToken(authScheme) else {
+      throw SettingError(object.path.appending("authScheme"), "must be an HTTP token such as Bearer or Token")
+    }
+    return RESTProviderConfig(
+      baseURL: baseURL,
+      login: login,
+      refresh: try endpoint(.refresh, in: object),
+      logout: try endpoint(.logout, in: object),
+      user: try endpoint(.user, in: object),
+      register: try endpoint(.register, in: object),
+      response: response,
+      userFields: try userFields(object),
+      headers: try headers(object),
+      authScheme: authScheme,
+      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds
+    )
+  }
+
+  // MARK: - baseURL
+
+  /// `https://host[:port][/prefix]`, or `http://` to a loopback host (PRODUCT §6); no user info, query or fragment.
+  static func baseURL(_ object: ConfigObject) throws(SettingError) -> String {
+    let path = object.path.appending("baseURL")
+    guard let text = try object.string("baseURL") else {
+      throw SettingError(path, "is required: the API's https:// URL (http:// only to a loopback host)")
+    }
+    let rule = "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment"
+    let lowered = text.lowercased()
+    let scheme: String
+    if lowered.hasPrefix("https://") {
+      scheme = "https"
+    } else if lowered.hasPrefix("http://") {
+      scheme = "http"
+    } else {
+      throw SettingError(path, rule)
+    }
+    let rest = text.dropFirst(scheme.count + 3)
+    guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !rest.contains("?"), !rest.contains("#"),
+      !rest.contains("@"), !rest.contains("\\")
+    else { throw SettingError(path, rule) }
+    let authority = rest.prefix { $0 != "/" }
+    var prefix = String(rest.dropFirst(authority.count))
+    while prefix.hasSuffix("/") { prefix.removeLast() }
+    guard let host = Self.host(of: authority) else { throw SettingError(path, rule) }
+    if scheme == "http", !isLoopback(host) {
+      throw SettingError(
+        path, "must use https://; http:// is allowed only to a loopback host (127.0.0.0/8, ::1, localhost)")
+    }
+    return scheme + "://" + authority.lowercased() + prefix
+  }
+
+  /// The host of `host[:port]` or `[v6][:port]`, lower-cased; nil when either part is malformed.
+  static func host(of authority: Substring) -> String? {
+    var host: Substring
+    var port: Substring?
+    if authority.hasPrefix("[") {
+      guard let close = authority.firstIndex(of: "]") else { return nil }
+      host = authority[...close]
+      let after = authority[authority.index(after: close)...]
+      if !after.isEmpty {
+        guard after.hasPrefix(":") else { return nil }
+        port = after.dropFirst()
+      }
+    } else {
+      let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count <= 2 else { return nil }
+      host = parts[0]
+      port = parts.count == 2 ? parts[1] : nil
+    }
+    if let port {
+      guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port),
+        (1...65_535).contains(number)
+      else { return nil }
+    }
+    guard !host.isEmpty else { return nil }
+    if !host.hasPrefix("[") {
+      let allowed = host.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+          true
+        default: false
+        }
+      }
+      guard allowed else { return nil }
+    }
+    return host.lowercased()
+  }
+
+  /// The canonical loopback spellings the HTTP client accepts over http:// (`localhost`, 127.0.0.0/8 in dotted
+  /// decimal, `[::1]`); any other spelling is treated as remote, which errs towards requiring TLS.
+  static func isLoopback(_ host: String) -> Bool {
+    if host == "localhost" || host == "[::1]" || host == "[0:0:0:0:0:0:0:1]" { return true }
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard octets.count == 4 else { return false }
+    for octet in octets {
+      guard (1...3).contains(octet.count), octet.allSatisfy(\.isASCII), let value = Int(octet), value <= 255,
+        octet == "0" || !octet.hasPrefix("0")
+      else { return false }
+    }
+    return octets[0] == "127"
+  }
+
+  // MARK: - Endpoints
+
+  static func endpoint(_ role: Role, in object: ConfigObject) throws(SettingError) -> RESTProviderConfig.Endpoint? {
+    guard let endpoint = try object.object(role.rawValue, allowedKeys: role.keys) else { return nil }
+    guard let path = try endpoint.string("path") else {
+      throw SettingError(endpoint.path.appending("path"), "is required: the path after baseURL, starting with /")
+    }
+    guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("#"),
+      path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    else {
+      throw SettingError(
+        endpoint.path.appending("path"), "must start with / and hold only visible ASCII characters, without a fragment")
+    }
+    let method = try endpoint.string("method") ?? role.defaultMethod
+    let allowedMethods = role == .user ? ["GET", "POST"] : methods
+    guard allowedMethods.contains(method) else {
+      throw SettingError(
+        endpoint.path.appending("method"), "must be one of \(allowedMethods.joined(separator: ", ")) (upper case)")
+    }
+    let encoding = try Self.encoding(endpoint)
+    let body = try Self.body(endpoint, role: role)
+    if !body.isEmpty, method == "GET" {
+      throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
+    }
+    let sendAccessToken = try bool(endpoint, "sendAccessToken") ?? false
+    switch role {
+    case .login:
+      try require(.password, in: body, endpoint)
+    case .register:
+      try require(.password, in: body, endpoint)
+      try require(.username, in: body, endpoint)
+    case .refresh:
+      try require(.refreshToken, in: body, endpoint)
+    case .logout:
+      if body.isEmpty, !sendAccessToken {
+        throw SettingError(
+          endpoint.path,
+          "sends nothing that names the session: give a body with {refreshToken} or sendAccessToken: true")
+      }
+    case .user:
+      break
+    }
+    var userPath: RESTProviderConfig.FieldPath?
+    if let text = try endpoint.string("userPath") {
+      guard let parsed = RESTProviderConfig.FieldPath(parsing: text) else {
+        throw SettingError(endpoint.path.appending("userPath"), fieldPathRule)
+      }
+      userPath = parsed
+    }
+    return RESTProviderConfig.Endpoint(
+      path: path, method: method, encoding: encoding, body: body, sendAccessToken: sendAccessToken, userPath: userPath)
+  }
+
+  static func encoding(_ endpoint: ConfigObject) throws(SettingError) -> RESTProviderConfig.Encoding {
+    guard let name = try endpoint.string("encoding") else { return .json }
+    guard let encoding = RESTProviderConfig.Encoding(rawValue: name) else {
+      throw SettingError(endpoint.path.appending("encoding"), #"must be "json" or "form""#)
+    }
+    return encoding
+  }
+
+  static func require(
+    _ placeholder: RESTProviderConfig.Placeholder, in body: [RESTProviderConfig.BodyField], _ endpoint: ConfigObject
+  ) throws(SettingError) {
+    guard body.contains(where: { $0.template.placeholders.contains(placeholder) }) else {
+      throw SettingError(endpoint.path.appending("body"), "must use {\(placeholder.rawValue)} in one of its values")
+    }
+  }
+
+  /// A flat object of string templates.
+  static func body(_ endpoint: ConfigObject, role: Role) throws(SettingError) -> [RESTProviderConfig.BodyField] {
+    guard let body = try endpoint.object("body", allowedKeys: nil) else { return [] }
+    var fields: [RESTProviderConfig.BodyField] = []
+    for member in body.members {
+      let path = body.path.appending(member.key)
+      guard !member.key.isEmpty else { throw SettingError(path, "a body member needs a name") }
+      guard case .string(let text) = member.value else {
+        throw SettingError(path, "must be a string, not \(ConfigObject.describe(member.value))")
+      }
+      fields.append(RESTProviderConfig.BodyField(member.key, try template(text, allowed: role.placeholders, at: path)))
+    }
+    return fields
+  }
+
+  /// Splits `text` at `{name}` placeholders. A `{` that does not start `{letters}` is literal text; a
+  /// `{letters}` that is not an allowed placeholder is an error (most likely a typo that would otherwise be
+  /// sent to the server as it stands).
+  static func template(
+    _ text: String, allowed: [RESTProviderConfig.Placeholder], at path: JSONPath
+  ) throws(SettingError) -> RESTProviderConfig.Template {
+    var segments: [RESTProviderConfig.Template.Segment] = []
+    var literal = ""
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "{") {
+      literal += rest[..<open]
+      let afterOpen = rest.index(after: open)
+      let name = rest[afterOpen...].prefix { $0.isASCII && $0.isLetter }
+      let close = name.endIndex
+      guard !name.isEmpty, close < rest.endIndex, rest[close] == "}" else {
+        literal += "{"
+        rest = rest[afterOpen...]
+        continue
+      }
+      guard let placeholder = RESTProviderConfig.Placeholder(rawValue: String(name)), allowed.contains(placeholder)
+      else {
+        let names = allowed.map { "{\($0.rawValue)}" }.joined(separator: ", ")
+        throw SettingError(
+          path,
+          allowed.isEmpty ? "cannot use placeholders here" : "uses an unknown placeholder; this endpoint has \(names)")
+      }
+      if !literal.isEmpty { segments.append(.text(literal)) }
+      literal = ""
+      segments.append(.placeholder(placeholder))
+      rest = rest[rest.index(after: close)...]
+    }
+    literal += rest
+    if !literal.isEmpty { segments.append(.text(literal)) }
+    return RESTProviderConfig.Template(segments)
+  }
+
+  // MARK: - Answers
+
+  static let fieldPathRule = "must be a dotted path such as data.token, without empty parts"
+
+  static func fieldPath(_ object: ConfigObject, _ key: String) throws(SettingError) -> RESTProviderConfig.FieldPath? {
+    guard let text = try object.string(key) else { return nil }
+    guard let path = RESTProviderConfig.FieldPath(parsing: text) else {
+      throw SettingError(object.path.appending(key), fieldPathRule)
+    }
+    return path
+  }
+
+  static func responseFields(_ object: ConfigObject) throws(SettingError) -> RESTProviderConfig.ResponseFields {
+    guard let response = try object.object("response", allowedKeys: responseKeys) else {
+      throw SettingError(object.path.appending("response"), "is required: at least accessToken, the token's field path")
+    }
+    guard let accessToken = try fieldPath(response, "accessToken") else {
+      throw SettingError(response.path.appending("accessToken"), "is required: the access token's field path")
+    }
+    return RESTProviderConfig.ResponseFields(
+      accessToken: accessToken,
+      refreshToken: try fieldPath(response, "refreshToken"),
+      expiresIn: try fieldPath(response, "expiresIn"),
+      user: try fieldPath(response, "user"),
+      tokenType: try fieldPath(response, "tokenType"),
+      success: try fieldPath(response, "success")
+    )
+  }
+
+  static func userFields(_ object: ConfigObject) throws(SettingError) -> RESTProviderConfig.UserFields {
+    guard let fields = try object.object("userFields", allowedKeys: userFieldKeys) else { return .defaults }
+    let defaults = RESTProviderConfig.UserFields.defaults
+    return RESTProviderConfig.UserFields(
+      id: try fieldPath(fields, "id") ?? defaults.id,
+      username: try fieldPath(fields, "username") ?? defaults.username,
+      email: try fieldPath(fields, "email") ?? defaults.email,
+      phone: try fieldPath(fields, "phone") ?? defaults.phone,
+      displayName: try fieldPath(fields, "displayName") ?? defaults.displayName
+    )
+  }
+
+  // MARK: - Headers
+
+  static func headers(_ object: ConfigObject) throws(SettingError) -> [RESTProviderConfig.Header] {
+    guard let headers = try object.object("headers", allowedKeys: nil) else { return [] }
+    var result: [RESTProviderConfig.Header] = []
+    for member in headers.members {
+      let path = headers.path.appending(member.key)
+      guard isToken(member.key) else { throw SettingError(path, "is not a valid header name") }
+      guard !reservedHeaders.contains(member.key.lowercased()) else {
+        throw SettingError(path, "is set by the sidecar itself and cannot be configured")
+      }
+      guard case .string(let value) = member.value else {
+        throw SettingError(path, "must be a string, not \(ConfigObject.describe(member.value))")
+      }
+      // A CR or LF would let a value start a header of its own.
+      guard value.utf8.allSatisfy({ $0 == 0x09 || (0x20..<0x7F).contains($0) }) else {
+        throw SettingError(path, "must be visible ASCII text without control characters")
+      }
+      result.append(RESTProviderConfig.Header(member.key, value))
+    }
+    return result
+  }
+
+  /// RFC 9110 §5.6.2 `token`.
+  static func isToken(_ text: String) -> Bool {
+    !text.isEmpty
+      && text.utf8.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "A")...UInt8(ascii: "Z"):
+          true
+        default:
+          "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+      }
+  }
+
+  /// The boolean at `key`, or nil when the key is absent.
+  static func bool(_ object: ConfigObject, _ key: String) throws(SettingError) -> Bool? {
+    guard let value = object.members.first(where: { $0.key == key })?.value else { return nil }
+    guard case .bool(let flag) = value else {
+      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
+    }
+    return flag
+  }
+}

@@ -1,0 +1,208 @@
+/// Settings of the `rest` provider: any JSON or form login API (Django REST framework SimpleJWT, a
+/// `POST /auth/login → {token, user}` API, …), described by its endpoints, body templates and the paths of
+/// the fields in its answers.
+///
+/// Every request goes to `baseURL` + an endpoint's `path`: one origin, so tokens and passwords can never be
+/// sent anywhere the config did not name. `baseURL` is `https://`, or `http://` to a loopback host.
+package struct RESTProviderConfig: Sendable, Equatable {
+  package static let timeoutSecondsRange = 1...30
+  /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
+  package static let defaultTimeoutSeconds = 30
+  package static let defaultAuthScheme = "Bearer"
+
+  /// `https://host[:port][/prefix]` without a trailing slash, the host lower-cased.
+  package let baseURL: String
+  package let login: Endpoint
+  package let refresh: Endpoint?
+  package let logout: Endpoint?
+  package let user: Endpoint?
+  package let register: Endpoint?
+  /// Where login, refresh and register answers keep their fields.
+  package let response: ResponseFields
+  /// Where a user object (from `response.user` or the user endpoint) keeps its fields.
+  package let userFields: UserFields
+  /// Sent with every request, in order.
+  package let headers: [Header]
+  /// The `Authorization` scheme the access token is sent with (`Bearer`, DRF's `Token`, …).
+  package let authScheme: String
+  /// The longest one call to the API may take, retries included.
+  package let timeoutSeconds: Int
+
+  package init(
+    baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
+    register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
+    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds
+  ) {
+    precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
+    self.baseURL = baseURL
+    self.login = login
+    self.refresh = refresh
+    self.logout = logout
+    self.user = user
+    self.register = register
+    self.response = response
+    self.userFields = userFields
+    self.headers = headers
+    self.authScheme = authScheme
+    self.timeoutSeconds = timeoutSeconds
+  }
+
+  /// The absolute URL of `endpoint`.
+  package func url(_ endpoint: Endpoint) -> String { baseURL + endpoint.path }
+
+  // MARK: - Parts
+
+  package enum Encoding: String, Sendable, Equatable, CaseIterable {
+    /// `application/json`: the body members as a flat JSON object of strings.
+    case json
+    /// `application/x-www-form-urlencoded`.
+    case form
+  }
+
+  /// One endpoint of the API.
+  package struct Endpoint: Sendable, Equatable {
+    /// Starts with `/`; may carry a query.
+    package let path: String
+    package let method: String
+    package let encoding: Encoding
+    /// The body members in order; empty sends no body.
+    package let body: [BodyField]
+    /// Logout only: send the access token in `Authorization` as well.
+    package let sendAccessToken: Bool
+    /// User endpoint only: where the user object is in the answer; nil when the whole answer is the user.
+    package let userPath: FieldPath?
+
+    package init(
+      path: String, method: String = "POST", encoding: Encoding = .json, body: [BodyField] = [],
+      sendAccessToken: Bool = false, userPath: FieldPath? = nil
+    ) {
+      self.path = path
+      self.method = method
+      self.encoding = encoding
+      self.body = body
+      self.sendAccessToken = sendAccessToken
+      self.userPath = userPath
+    }
+  }
+
+  /// One body member: its name and the template its value is made from.
+  package struct BodyField: Sendable, Equatable {
+    package let name: String
+    package let template: Template
+
+    package init(_ name: String, _ template: Template) {
+      self.name = name
+      self.template = template
+    }
+  }
+
+  /// The values a body template can take from the request at hand.
+  package enum Placeholder: String, Sendable, Equatable, CaseIterable {
+    /// What the user typed to log in (whatever its kind); at registration the username.
+    case username
+    case password
+    /// Same as `username`, for APIs whose single login field takes a username, an email or a phone.
+    case account
+    /// The account when it is an email (login), or the registration's email.
+    case email
+    case refreshToken
+  }
+
+  /// A body value: literal text with `{placeholder}`s, checked when the config loads.
+  package struct Template: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
+      case text(String)
+      case placeholder(Placeholder)
+    }
+
+    package let segments: [Segment]
+
+    package init(_ segments: [Segment]) { self.segments = segments }
+
+    package var placeholders: [Placeholder] {
+      segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
+    }
+  }
+
+  /// A dotted path to a field of a JSON answer, like `data.token`; a numeric component indexes an array.
+  package struct FieldPath: Sendable, Equatable, CustomStringConvertible {
+    package let components: [String]
+
+    package init(_ components: [String]) {
+      precondition(!components.isEmpty && components.allSatisfy { !$0.isEmpty }, "empty field path component")
+      self.components = components
+    }
+
+    /// Nil when `text` is empty or has an empty component (`a..b`, `.a`, `a.`).
+    package init?(parsing text: String) {
+      let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard !text.isEmpty, components.allSatisfy({ !$0.isEmpty }) else { return nil }
+      self.components = components
+    }
+
+    package var description: String { components.joined(separator: ".") }
+  }
+
+  /// Where login, refresh and register answers keep their fields. Only `accessToken` is required.
+  package struct ResponseFields: Sendable, Equatable {
+    package let accessToken: FieldPath
+    package let refreshToken: FieldPath?
+    /// Seconds until the access token expires; without it the token's JWT `exp` claim is used.
+    package let expiresIn: FieldPath?
+    /// The user object; without it the user endpoint, then the access token's JWT claims.
+    package let user: FieldPath?
+    package let tokenType: FieldPath?
+    /// A boolean that must be `true` for the answer to count as a success.
+    package let success: FieldPath?
+
+    package init(
+      accessToken: FieldPath, refreshToken: FieldPath? = nil, expiresIn: FieldPath? = nil, user: FieldPath? = nil,
+      tokenType: FieldPath? = nil, success: FieldPath? = nil
+    ) {
+      self.accessToken = accessToken
+      self.refreshToken = refreshToken
+      self.expiresIn = expiresIn
+      self.user = user
+      self.tokenType = tokenType
+      self.success = success
+    }
+  }
+
+  /// Where a user object keeps the fields hosts see. A missing `username` falls back to the account typed at
+  /// login, a missing `id` to the username.
+  package struct UserFields: Sendable, Equatable {
+    package static let defaults = UserFields()
+
+    package let id: FieldPath
+    package let username: FieldPath
+    package let email: FieldPath
+    package let phone: FieldPath
+    package let displayName: FieldPath
+
+    package init(
+      id: FieldPath = FieldPath(["id"]), username: FieldPath = FieldPath(["username"]),
+      email: FieldPath = FieldPath(["email"]), phone: FieldPath = FieldPath(["phone"]),
+      displayName: FieldPath = FieldPath(["displayName"])
+    ) {
+      self.id = id
+      self.username = username
+      self.email = email
+      self.phone = phone
+      self.displayName = displayName
+    }
+  }
+
+  /// A header sent with every request.
+  package struct Header: Sendable, Equatable, CustomStringConvertible {
+    package let name: String
+    package let value: String
+
+    package init(_ name: String, _ value: String) {
+      self.name = name
+      self.value = value
+    }
+
+    /// The name only: a value may be an API key.
+    package var description: String { "Header(\(name))" }
+  }
+}

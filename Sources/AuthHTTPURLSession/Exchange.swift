@@ -1,0 +1,73 @@
+import AuthHTTP
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One request as it goes on the wire, redirects applied.
+struct Exchange: Sendable {
+  let method: String
+  let target: RequestTarget
+  let headers: [HTTPHeader]
+  let body: [UInt8]?
+
+  init(method: String, target: RequestTarget, headers: [HTTPHeader], body: [UInt8]?) {
+    self.method = method
+    self.target = target
+    self.headers = headers
+    self.body = body
+  }
+
+  init(_ target: RequestTarget, _ request: HTTPRequest) {
+    self.init(method: request.method, target: target, headers: request.headers, body: request.body)
+  }
+
+  /// Method, host and path: what log lines may say about a request.
+  var logName: String { "\(method) \(target.logName)" }
+
+  /// The exchange `response` redirects to, or nil when it is not a redirect to follow.
+  /// - Throws: `HTTPError.redirectRefused` for a redirect to another origin (the headers, which
+  ///   may hold credentials, would go with it), past `limit`, or to an unusable `Location`.
+  func redirected(by response: HTTPResponse, followed: Int, limit: Int) throws(HTTPError) -> Exchange? {
+    guard [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") else {
+      return nil
+    }
+    let next: RequestTarget
+    do {
+      next = try target.resolving(location)
+    } catch {
+      throw HTTPError(.redirectRefused, "redirect from \(logName): \(error.detail)")
+    }
+    guard next.origin == target.origin else {
+      throw HTTPError(.redirectRefused, "redirect from \(logName) to another origin, \(next.origin.host)")
+    }
+    guard followed < limit else { throw HTTPError(.redirectRefused, "more than \(limit) redirects from \(logName)") }
+    // RFC 9110 §15.4: a 303, and a 301 or 302 after a POST (as every client does), become a GET
+    // without the body; 307 and 308 repeat the request as it was.
+    let verb = method.uppercased()
+    if response.status == 303 && verb != "HEAD" || [301, 302].contains(response.status) && verb == "POST" {
+      let kept = headers.filter { !["content-type", "content-length"].contains($0.name.lowercased()) }
+      return Exchange(method: "GET", target: next, headers: kept, body: nil)
+    }
+    return Exchange(method: method, target: next, headers: headers, body: body)
+  }
+
+  /// The FoundationNetworking request; `connectTimeout` in whole seconds.
+  /// - Throws: `HTTPError.invalidURL` when Foundation reads another origin from the URL than we did.
+  func urlRequest(connectTimeout: Double) throws(HTTPError) -> URLRequest {
+    var request = URLRequest(url: try target.foundationURL())
+    request.httpMethod = method
+    request.cachePolicy = .reloadIgnoringLocalCacheData
+    request.httpShouldHandleCookies = false
+    request.timeoutInterval = connectTimeout
+    for header in headers {
+      request.addValue(header.value, forHTTPHeaderField: header.name)
+    }
+    // Even an empty body makes FoundationNetworking fail a GET, so none is set there.
+    if let body, RequestValidation.allowsBody(method) {
+      request.httpBody = Data(body)
+    }
+    return request
+  }
+}

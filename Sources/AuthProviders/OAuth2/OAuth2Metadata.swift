@@ -1,0 +1,149 @@
+import AuthCrypto
+import AuthJSON
+import Synchronization
+
+/// Where the server's endpoints are and which ID-token algorithms it signs with: from the discovery document
+/// (OIDC Discovery 1.0 §3) or from the profile's explicit endpoints.
+struct OAuth2Metadata: Sendable, Equatable {
+  /// The only algorithms an ID token may use (security.md P11): asymmetric, verified with the issuer's JWKS.
+  /// `none` and `HS*` are never accepted, whatever the server announces.
+  static let verifiableAlgorithms: [JWSAlgorithm] = [.rs256, .es256]
+
+  var tokenEndpoint: String
+  var revocationEndpoint: String?
+  var userinfoEndpoint: String?
+  var jwksURI: String?
+  /// `verifiableAlgorithms` that the issuer announces in `id_token_signing_alg_values_supported`.
+  var idTokenAlgorithms: [JWSAlgorithm]
+
+  /// Explicit endpoints: no document announces algorithms, so both verifiable ones are allowed.
+  init(_ endpoints: OAuth2Settings.Endpoints) {
+    tokenEndpoint = endpoints.token
+    revocationEndpoint = endpoints.revocation
+    userinfoEndpoint = endpoints.userinfo
+    jwksURI = endpoints.jwks
+    idTokenAlgorithms = Self.verifiableAlgorithms
+  }
+
+  init(
+    tokenEndpoint: String, revocationEndpoint: String? = nil, userinfoEndpoint: String? = nil, jwksURI: String? = nil,
+    idTokenAlgorithms: [JWSAlgorithm] = verifiableAlgorithms
+  ) {
+    self.tokenEndpoint = tokenEndpoint
+    self.revocationEndpoint = revocationEndpoint
+    self.userinfoEndpoint = userinfoEndpoint
+    self.jwksURI = jwksURI
+    self.idTokenAlgorithms = idTokenAlgorithms
+  }
+
+  /// Reads a discovery document strictly: its `issuer` must equal the configured one exactly (OIDC Discovery
+  /// §4.3, against a document served for another issuer), and every endpoint must pass the transport rule.
+  /// - Throws: `ProviderError.badResponse`.
+  static func parse(discovery body: [UInt8], issuer: String) throws(ProviderError) -> OAuth2Metadata {
+    guard case .object(let document)? = try? JSONParser.parse(body) else {
+      throw ProviderError(.badResponse, "discovery document is not a JSON object")
+    }
+    guard document["issuer"]?.stringValue == issuer else {
+      throw ProviderError(.badResponse, "discovery document names another issuer")
+    }
+    guard let token = try endpoint("token_endpoint", in: document) else {
+      throw ProviderError(.badResponse, "discovery document has no token_endpoint")
+    }
+    // OIDC Discovery §3: REQUIRED; an issuer that leaves it out signs with RS256, the OIDC default.
+    var announced: [JWSAlgorithm] = [.rs256]
+    if let values = document["id_token_signing_alg_values_supported"] {
+      guard let list = values.arrayValue else {
+        throw ProviderError(.badResponse, "id_token_signing_alg_values_supported is not an array")
+      }
+      announced = list.compactMap { $0.stringValue.flatMap(JWSAlgorithm.init(rawValue:)) }
+    }
+    return OAuth2Metadata(
+      tokenEndpoint: token,
+      revocationEndpoint: try endpoint("revocation_endpoint", in: document),
+      userinfoEndpoint: try endpoint("userinfo_endpoint", in: document),
+      jwksURI: try endpoint("jwks_uri", in: document),
+      idTokenAlgorithms: verifiableAlgorithms.filter(announced.contains))
+  }
+
+  private static func endpoint(_ key: String, in document: JSONObject) throws(ProviderError) -> String? {
+    guard let value = document[key] else { return nil }
+    guard let url = value.stringValue, OAuth2URL.isAcceptable(url) else {
+      throw ProviderError(.badResponse, "discovery \(key) is not an https:// (or loopback http://) URL")
+    }
+    return url
+  }
+}
+
+/// A value fetched on first use and kept for the life of the process, with one fetch in flight at a time:
+/// concurrent callers share it, and a failed fetch is not cached (the next caller tries again).
+actor FetchOnce<Value: Sendable> {
+  private let fetch: @Sendable () async throws -> Value
+  private var cached: (value: Value, version: Int)?
+  private var inFlight: Task<Value, any Error>?
+  private var version = 0
+
+  init(_ fetch: @escaping @Sendable () async throws -> Value) { self.fetch = fetch }
+
+  /// The cached value and its version, fetching it if there is none yet.
+  func get() async throws -> (value: Value, version: Int) {
+    if let cached { return cached }
+    return try await load()
+  }
+
+  /// Fetches again, unless a fetch newer than `seen` (a version `get` returned) already happened.
+  func refetch(after seen: Int) async throws -> (value: Value, version: Int) {
+    if let cached, cached.version > seen { return cached }
+    return try await load()
+  }
+
+  private func load() async throws -> (value: Value, version: Int) {
+    let task: Task<Value, any Error>
+    if let inFlight {
+      task = inFlight
+    } else {
+      task = Task { [fetch] in try await fetch() }
+      inFlight = task
+    }
+    do {
+      let value = try await task.value
+      if inFlight == task {
+        inFlight = nil
+        version += 1
+        cached = (value, version)
+      }
+      return cached ?? (value, version)
+    } catch {
+      if inFlight == task { inFlight = nil }
+      throw error
+    }
+  }
+}
+
+/// Discovery documents and key sets shared by every `oauth2` profile of the process, keyed by issuer and by
+/// JWKS URL: profiles on one server fetch each once.
+package final class OAuth2Directory: Sendable {
+  private let documents = Mutex<[String: FetchOnce<OAuth2Metadata>]>([:])
+  private let keySets = Mutex<[String: FetchOnce<JSONWebKeySet>]>([:])
+
+  package init() {}
+
+  func metadata(issuer: String, _ fetch: @escaping @Sendable () async throws -> OAuth2Metadata)
+    -> FetchOnce<OAuth2Metadata>
+  {
+    documents.withLock { documents in
+      if let known = documents[issuer] { return known }
+      let created = FetchOnce(fetch)
+      documents[issuer] = created
+      return created
+    }
+  }
+
+  func keys(at url: String, _ fetch: @escaping @Sendable () async throws -> JSONWebKeySet) -> FetchOnce<JSONWebKeySet> {
+    keySets.withLock { keySets in
+      if let known = keySets[url] { return known }
+      let created = FetchOnce(fetch)
+      keySets[url] = created
+      return created
+    }
+  }
+}

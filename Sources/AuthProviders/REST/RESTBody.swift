@@ -1,0 +1,97 @@
+import AuthConfig
+import AuthJSON
+
+/// The values a `rest` body template takes from the request at hand. Absent values leave their members out.
+struct RESTTemplateValues {
+  var username: String?
+  var password: String?
+  var account: String?
+  var email: String?
+  var refreshToken: String?
+
+  /// At login, the one account field a login form has: `{username}` and `{account}` are what the user typed,
+  /// whatever its kind; `{email}` only when it is an email.
+  static func login(_ account: LoginAccount, password: String) -> RESTTemplateValues {
+    RESTTemplateValues(
+      username: account.text, password: password, account: account.text,
+      email: account.kind == .email ? account.text : nil)
+  }
+
+  static func registration(_ registration: Registration, password: String) -> RESTTemplateValues {
+    RESTTemplateValues(
+      username: registration.username, password: password, account: registration.username, email: registration.email)
+  }
+
+  func value(_ placeholder: RESTProviderConfig.Placeholder) -> String? {
+    switch placeholder {
+    case .username: username
+    case .password: password
+    case .account: account
+    case .email: email
+    case .refreshToken: refreshToken
+    }
+  }
+}
+
+/// Renders an endpoint's body templates and encodes them as the endpoint says.
+enum RESTBody {
+  /// The body bytes and their content type; nil when the endpoint sends no body.
+  static func render(_ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues)
+    -> (contentType: String, bytes: [UInt8])?
+  {
+    guard !endpoint.body.isEmpty else { return nil }
+    var members: [(String, String)] = []
+    for field in endpoint.body {
+      if let text = render(field.template, values) { members.append((field.name, text)) }
+    }
+    switch endpoint.encoding {
+    case .json:
+      var object = JSONObject()
+      for (name, text) in members { object.appendNew(key: name, value: .string(text)) }
+      return ("application/json", JSONWriter.encode(.object(object)))
+    case .form:
+      var bytes: [UInt8] = []
+      for (index, (name, text)) in members.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: "&")) }
+        formEncode(name, into: &bytes)
+        bytes.append(UInt8(ascii: "="))
+        formEncode(text, into: &bytes)
+      }
+      return ("application/x-www-form-urlencoded", bytes)
+    }
+  }
+
+  /// The template's text, or nil when one of its placeholders has no value (the member is then left out).
+  static func render(_ template: RESTProviderConfig.Template, _ values: RESTTemplateValues) -> String? {
+    var text = ""
+    for segment in template.segments {
+      switch segment {
+      case .text(let literal): text += literal
+      case .placeholder(let name):
+        guard let value = values.value(name) else { return nil }
+        text += value
+      }
+    }
+    return text
+  }
+
+  /// WHATWG `application/x-www-form-urlencoded` serialization of UTF-8 text: `*-._` and ASCII alphanumerics as
+  /// they are, space as `+`, every other byte as `%XX`.
+  static func formEncode(_ text: String, into bytes: inout [UInt8]) {
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"):
+        bytes.append(byte)
+      case UInt8(ascii: " "):
+        bytes.append(UInt8(ascii: "+"))
+      default:
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(hex[Int(byte >> 4)])
+        bytes.append(hex[Int(byte & 0x0F)])
+      }
+    }
+  }
+}

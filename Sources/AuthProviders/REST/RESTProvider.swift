@@ -1,0 +1,252 @@
+import AuthConfig
+import AuthCrypto
+import AuthHTTP
+import AuthJSON
+import AuthStorage
+import AuthSupport
+
+/// The `rest` provider: any JSON or form login API, described by `RESTProviderConfig` — endpoints, body
+/// templates, and the paths of the fields in its answers.
+///
+/// Outcomes are decided from structure alone: the status, the configured `success` flag, whether an access
+/// token is there. A refused login is `invalidCredentials` whatever the server's text says; 429, 5xx and
+/// transport failures go through `RemoteFailures`, like every remote provider. Nothing here logs a body, a token
+/// or a password: log lines carry statuses and reasons only.
+package final class RESTProvider: IdentityProvider {
+  package let kind = "rest"
+  package var supportsRegistration: Bool { config.register != nil }
+
+  /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
+  static let defaultLifetimeSeconds: Int64 = 300
+
+  private let config: RESTProviderConfig
+  private let client: any HTTPClient
+  private let stores: LazyStore
+  private let clock: any Clock
+  private let log: Logger
+
+  package init(config: RESTProviderConfig, client: any HTTPClient, stores: LazyStore, clock: any Clock, log: Logger) {
+    self.config = config
+    self.client = client
+    self.stores = stores
+    self.clock = clock
+    self.log = log
+  }
+
+  // MARK: - Login
+
+  package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
+    let response = try await send(
+      config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
+    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    guard (200..<300).contains(response.status) else {
+      if [400, 401, 403].contains(response.status) {
+        throw ProviderError(.invalidCredentials, "rest login refused with \(response.status)")
+      }
+      throw ProviderError(.badResponse, "rest login answered \(response.status)")
+    }
+    guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
+      throw ProviderError(.badResponse, "rest login answer is not a JSON object")
+    }
+    guard let tokens = RESTAnswer.tokens(answer, config.response) else {
+      throw ProviderError(.invalidCredentials, "rest login refused: no success flag or no access token")
+    }
+    try Self.checkSendable(tokens.accessToken)
+    let claims = RESTAnswer.jwtClaims(tokens.accessToken)
+    let user = try await loginUser(tokens, claims: claims, account: account)
+    return IssuedSession(
+      user: user, accessToken: Self.secret(tokens.accessToken), refreshToken: tokens.refreshToken.map(Self.secret),
+      tokenType: tokens.tokenType ?? "Bearer", expiresAt: expiry(tokens, claims: claims, profile: profile))
+  }
+
+  /// The user after a login: from the answer, else from the user endpoint with the new token, else from the
+  /// token's JWT claims, else what the user typed.
+  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, account: LoginAccount) async throws
+    -> UserInfo
+  {
+    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text) {
+      return user
+    }
+    if config.user != nil {
+      do {
+        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: account.text)
+      } catch let error as ProviderError where error.code == .sessionRejected {
+        // The token just issued is refused by the same API: its answer cannot be trusted.
+        throw ProviderError(.badResponse, "rest user endpoint refused the new access token")
+      }
+    }
+    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.text) { return user }
+    return UserInfo(
+      id: account.text, username: account.text, email: account.kind == .email ? account.text : nil,
+      phone: account.kind == .phone ? account.text : nil)
+  }
+
+  /// Unix seconds: `expiresIn` from now, else the JWT `exp` claim, else a default lifetime (logged).
+  private func expiry(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, profile: String) -> Int64 {
+    let now = clock.now()
+    if let seconds = tokens.expiresIn { return now + seconds }
+    if let exp = RESTAnswer.jwtExpiry(claims) { return exp }
+    log.info(
+      "profile \(profile): the API gave no expiresIn and the access token has no JWT exp; assuming "
+        + "\(Self.defaultLifetimeSeconds) s")
+    return now + Self.defaultLifetimeSeconds
+  }
+
+  // MARK: - Registration
+
+  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
+    guard let endpoint = config.register else { throw ProviderError(.unsupported, "no register endpoint configured") }
+    let response = try await send(
+      endpoint, RESTTemplateValues.registration(registration, password: password), bearer: nil, idempotent: false)
+    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    if response.status == 409 { throw ProviderError(.alreadyExists(field: nil), "rest register answered 409") }
+    let answer = RESTAnswer.json(response.body)
+    guard (200..<300).contains(response.status), !RESTAnswer.saysFailed(answer, config.response) else {
+      throw ProviderError(.badResponse, "rest register refused with \(response.status)")
+    }
+    // The user in the answer: at `response.user`, or the answer itself when it has the user's id.
+    var object = config.response.user.flatMap { answer?.value(at: $0)?.objectValue }
+    if object == nil, answer?.value(at: config.userFields.id) != nil { object = answer?.objectValue }
+    if let object, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: registration.username) {
+      return user
+    }
+    return UserInfo(
+      id: registration.username, username: registration.username, email: registration.email,
+      phone: registration.phone, displayName: registration.displayName)
+  }
+
+  // MARK: - Refresh
+
+  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
+    -> IssuedSession?
+  {
+    guard let endpoint = config.refresh else { throw ProviderError(.sessionRejected, "no refresh endpoint configured") }
+    guard let refreshToken = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
+    let values = RESTTemplateValues(refreshToken: Self.text(refreshToken))
+    let response = try await send(endpoint, values, bearer: nil, idempotent: false)
+    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    guard (200..<300).contains(response.status) else {
+      if [400, 401, 403].contains(response.status) {
+        throw ProviderError(.sessionRejected, "rest refresh refused with \(response.status)")
+      }
+      throw ProviderError(.badResponse, "rest refresh answered \(response.status)")
+    }
+    guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
+      throw ProviderError(.badResponse, "rest refresh answer is not a JSON object")
+    }
+    guard let tokens = RESTAnswer.tokens(answer, config.response) else {
+      throw ProviderError(.sessionRejected, "rest refresh refused: no success flag or no access token")
+    }
+    try Self.checkSendable(tokens.accessToken)
+    let cached = (try? JSONParser.parse(current.userJSON))?.objectValue.flatMap { UserInfo(json: $0) }
+    let user =
+      tokens.user.flatMap { RESTAnswer.user($0, config.userFields, fallbackUsername: cached?.username) } ?? cached
+    guard let user else { throw ProviderError(.badResponse, "cached user unreadable") }
+    let claims = RESTAnswer.jwtClaims(tokens.accessToken)
+    let issued = IssuedSession(
+      user: user, accessToken: Self.secret(tokens.accessToken),
+      // An API that does not rotate answers without a refresh token: the one we have stays valid.
+      refreshToken: tokens.refreshToken.map(Self.secret) ?? refreshToken,
+      tokenType: tokens.tokenType ?? current.tokenType, expiresAt: expiry(tokens, claims: claims, profile: profile))
+    // The server has rotated the token: persist before anything else can happen, in one store write.
+    let kept = try await Blocking.run { [stores] in try stores.get().write { tx in try commit(tx, issued) } }
+    return kept ? issued : nil
+  }
+
+  // MARK: - Revoke, user
+
+  package func revoke(_ current: SessionRecord) async throws {
+    // Without a logout endpoint nothing is revoked, and `revoked: false` must say so.
+    guard let endpoint = config.logout else { throw ProviderError(.unsupported, "no logout endpoint configured") }
+    let values = RESTTemplateValues(refreshToken: current.refreshToken.map(Self.text))
+    let response = try await send(
+      endpoint, values, bearer: endpoint.sendAccessToken ? current.accessToken : nil, idempotent: false)
+    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    // A 204 or `{}` is fine; only an answer that says it failed is not.
+    guard (200..<300).contains(response.status), !RESTAnswer.saysFailed(RESTAnswer.json(response.body), config.response)
+    else { throw ProviderError(.badResponse, "rest logout answered \(response.status)") }
+  }
+
+  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
+    let cached = (try? JSONParser.parse(current.userJSON))?.objectValue.flatMap { UserInfo(json: $0) }
+    guard config.user != nil else {
+      guard let cached else { throw ProviderError(.badResponse, "cached user unreadable") }
+      return cached
+    }
+    return try await remoteUser(accessToken: current.accessToken, fallbackUsername: cached?.username)
+  }
+
+  /// The user endpoint's user; `sessionRejected` when it refuses the access token.
+  private func remoteUser(accessToken: SecretBytes, fallbackUsername: String?) async throws -> UserInfo {
+    guard let endpoint = config.user else { throw ProviderError(.unsupported, "no user endpoint configured") }
+    let response = try await send(
+      endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == "GET")
+    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    if response.status == 401 { throw ProviderError(.sessionRejected, "rest user endpoint answered 401") }
+    guard (200..<300).contains(response.status) else {
+      throw ProviderError(.badResponse, "rest user endpoint answered \(response.status)")
+    }
+    guard let answer = RESTAnswer.json(response.body) else {
+      throw ProviderError(.badResponse, "rest user answer is not JSON")
+    }
+    if RESTAnswer.saysFailed(answer, config.response) {
+      throw ProviderError(.sessionRejected, "rest user endpoint answered success=false")
+    }
+    let object = endpoint.userPath.map { answer.value(at: $0)?.objectValue } ?? answer.objectValue
+    guard let object, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: fallbackUsername) else {
+      throw ProviderError(.badResponse, "rest user answer has no user")
+    }
+    return user
+  }
+
+  // MARK: - Transport
+
+  /// Sends one request to `endpoint` within the profile's `timeoutSeconds`, retries included.
+  private func send(
+    _ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues, bearer: SecretBytes?, idempotent: Bool
+  ) async throws -> HTTPResponse {
+    var headers = config.headers.map { HTTPHeader($0.name, $0.value) }
+    if !headers.contains(where: { $0.name.lowercased() == "accept" }) {
+      headers.append(HTTPHeader("Accept", "application/json"))
+    }
+    let body = RESTBody.render(endpoint, values)
+    if let body { headers.append(HTTPHeader("Content-Type", body.contentType)) }
+    if let bearer { headers.append(HTTPHeader("Authorization", config.authScheme + " " + Self.text(bearer))) }
+    let request = HTTPRequest(
+      method: endpoint.method, url: config.url(endpoint), headers: headers, body: body?.bytes,
+      redirects: .followSameOrigin(max: 3), idempotent: idempotent)
+    return try await withinTimeout(request)
+  }
+
+  /// One shared client serves every profile, so the profile's own bound is kept here: whichever comes first,
+  /// the answer or the deadline, wins, and the loser is cancelled.
+  private func withinTimeout(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let seconds = config.timeoutSeconds
+    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { [client] group in
+      group.addTask { try await RemoteFailures.send(request, with: client) }
+      group.addTask {
+        try await Task.sleep(for: .seconds(seconds))
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let response = first else {
+        throw ProviderError(.timeout, "no answer from \(request) within \(seconds) s")
+      }
+      return response
+    }
+  }
+
+  /// The access token goes back in an `Authorization` header: visible ASCII only (RFC 6750's b64token is
+  /// narrower still), so a token cannot smuggle a header of its own or fail every later request.
+  private static func checkSendable(_ accessToken: String) throws {
+    guard accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+      throw ProviderError(.badResponse, "access token is not visible ASCII")
+    }
+  }
+
+  private static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
+
+  private static func text(_ secret: SecretBytes) -> String {
+    secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+  }
+}

@@ -1,0 +1,472 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The `oauth2` provider through the real binary against the real django-oauth-toolkit server of Tests/Servers
+/// (OIDC discovery, RS256 JWKS, password grant, rotation with strict reuse detection, RFC 7009 revocation,
+/// userinfo). Each test starts its own server with the token lifetime it needs and stops it at the end; faults
+/// come from the server's `/_test/faults`, evidence from its `/_test/counters`.
+///
+/// Refresh tokens never leave the sidecar. Where the server must see a refresh token that is no longer valid
+/// (reuse, revocation at logout), the test copies the whole state dir — store and key — before the token is
+/// spent: a sidecar on the copy holds the very same refresh token, as a restored backup would, and the server's
+/// answer to it is its own (nothing is injected).
+@Suite(.serialized) struct OAuth2ProviderEndToEndTests {
+  static let alice = ["account": "alice", "password": "correct horse battery staple"]
+
+  // MARK: - Login
+
+  @Test func passwordGrantLoginReturnsTheVerifiedUserAndTheGrantedScopes() throws {
+    let harness = try Harness("login")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let started = Date().timeIntervalSince1970
+    for profile in ["default", "confidential"] {
+      let login = sidecar.call("login", Self.alice.merging(["profile": profile]) { $1 })
+      let user = try #require(login.result?["user"] as? [String: Any], "\(profile) login: \(login)")
+      #expect(user["id"] as? String == "1")
+      #expect(user["username"] as? String == "alice")
+      #expect(user["email"] as? String == "alice@example.com")
+      #expect(user["displayName"] as? String == "Alice Liddell")
+      let session = try #require(login.result?["session"] as? [String: Any])
+      #expect(session["tokenType"] as? String == "Bearer")
+      #expect(session["scopes"] as? [String] == ["openid", "profile", "email"])
+      let expiresAt = try #require(Self.unixTime(session["expiresAt"]))
+      #expect(abs(expiresAt - (started + 300)) < 10, "expiresAt \(session["expiresAt"] ?? "-")")
+    }
+    let fetched = sidecar.call("getUser", ["refresh": true])
+    #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
+    #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
+
+    let counters = try harness.server.counters()
+    #expect(Self.count(counters, "login", "oauth2") == 2)
+    #expect(Self.count(counters, "user", "oauth2") == 1)
+    // One process: discovery and the key set fetched once for both profiles (the ID tokens were verified).
+    #expect(Self.requests(counters, "GET /o/.well-known/openid-configuration") == 1)
+    #expect(Self.requests(counters, "GET /o/.well-known/jwks.json") == 1)
+    let stderr = sidecar.finish()
+    #expect(!stderr.contains(Self.alice["password"]!))
+    #expect(!stderr.contains("sidecar-confidential-secret"))
+    #expect(!stderr.contains(fetched.accessToken ?? "<none>"))
+    for profile in ["default", "confidential"] {
+      let refreshToken = try #require(
+        try StoreInspector.refreshToken(stateDirectory: harness.fixture.stateDirectory, profile: profile))
+      #expect(!stderr.contains(refreshToken))
+    }
+    #expect(stderr.contains("/o/token/"), "the debug log shows the requests: \(stderr)")
+  }
+
+  /// The ID token really is checked: a token answer whose ID token is the server's own, correctly signed, but
+  /// issued to another client is refused, and so is one whose payload was altered; the same answer with an
+  /// untouched ID token for this client is accepted (so the refusals are the validator's, not the injection's).
+  @Test func anIDTokenForAnotherClientOrAlteredIsRefused() throws {
+    let harness = try Harness("id-token")
+    defer { harness.stop() }
+    let mine = try harness.server.directTokens(client: "sidecar-public")
+    let theirs = try harness.server.directTokens(client: "sidecar-confidential", secret: "sidecar-confidential-secret")
+    let mineID = try #require(mine["id_token"] as? String)
+    #expect(theirs["id_token"] is String)
+    let altered = try Self.alteredPayload(mineID) { $0["sub"] = "2" }
+
+    let cases: [(String, [String: Any], String?)] = [
+      ("another client's", theirs, "ID token aud does not contain the client"),
+      ("altered", mine.merging(["id_token": altered]) { $1 }, "ID token signature does not verify"),
+      ("untouched", mine, nil),
+    ]
+    for (name, answer, reason) in cases {
+      try harness.server.installFault([
+        "path": "/o/token/", "method": "POST", "status": 200, "content_type": "application/json",
+        "body": String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self),
+      ])
+      let sidecar = try harness.sidecar(logLevel: "warning")
+      let login = sidecar.call("login", Self.alice)
+      let stderr = sidecar.finish()
+      if let reason {
+        #expect(login.errorKind == "bad_response", "\(name): \(login)")
+        #expect(stderr.contains(reason), "\(name): \(stderr)")
+      } else {
+        #expect(login.result?["user"] != nil, "\(name): \(login) \(stderr)")
+      }
+    }
+  }
+
+  @Test func aWrongPasswordIsInvalidCredentials() throws {
+    let harness = try Harness("wrong-password")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    for profile in ["default", "confidential"] {
+      let answer = sidecar.call(
+        "login", ["profile": profile, "account": "alice", "password": "not the right password"])
+      #expect(answer.errorKind == "invalid_credentials", "\(profile): \(answer)")
+      #expect(Self.errorData(answer)?["provider"] as? String == "invalid_grant")
+      #expect(Self.errorData(answer)?["retryable"] as? Bool == false)
+    }
+    // An inactive account gets the very same answer (no account enumeration).
+    let inactive = sidecar.call("login", ["account": "mallory", "password": "correct horse battery staple"])
+    #expect(inactive.errorKind == "invalid_credentials")
+    #expect(sidecar.call("getUser").errorKind == "not_logged_in")
+    #expect(Self.count(try harness.server.counters(), "login_failed", "oauth2") == 3)
+    _ = sidecar.finish()
+  }
+
+  @Test func aProfileWithoutThePasswordGrantOptInIsUnsupported() throws {
+    let harness = try Harness("no-password-grant")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let answer = sidecar.call("login", Self.alice.merging(["profile": "noPasswordGrant"]) { $1 })
+    #expect(answer.errorKind == "unsupported", "\(answer)")
+    let counters = try harness.server.counters()
+    #expect(Self.requests(counters, "POST /o/token/") == 0, "the password never left: \(counters["requests"] ?? "")")
+    _ = sidecar.finish()
+  }
+
+  // MARK: - Refresh
+
+  @Test func anExpiredAccessTokenIsRefreshedTransparentlyByGetUser() throws {
+    let harness = try Harness("expiry", accessTokenSeconds: 2, refreshMarginSeconds: 0)
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let login = sidecar.call("login", Self.alice)
+    let first = try #require(login.accessToken, "login: \(login)")
+    let expiresAt = try #require(Self.unixTime((login.result?["session"] as? [String: Any])?["expiresAt"]))
+    Thread.sleep(forTimeInterval: max(0, expiresAt - Date().timeIntervalSince1970) + 0.2)
+
+    let answer = sidecar.call("getUser")
+    #expect(answer.result?["stale"] as? Bool == false, "getUser: \(answer)")
+    let second = try #require(answer.accessToken)
+    #expect(second != first)
+    #expect(sidecar.notifications.contains { Self.state($0) == "refreshed" })
+    // The new token works at the server.
+    let fetched = sidecar.call("getUser", ["refresh": true])
+    #expect(fetched.accessToken == second, "getUser refresh: \(fetched)")
+    #expect((fetched.result?["user"] as? [String: Any])?["id"] as? String == "1")
+    let counters = try harness.server.counters()
+    #expect(Self.count(counters, "refresh", "oauth2") == 1)
+    #expect(Self.count(counters, "user_unauthorized", "oauth2") == 0)
+    #expect(counters["invalid_grant"] as? Int == 0)
+    _ = sidecar.finish()
+  }
+
+  /// Two copies of one session: the first to refresh rotates the token; the second presents the rotated one,
+  /// the server detects the reuse (invalid_grant, and the whole token family revoked), the sidecar answers
+  /// `session_expired` and clears its local session.
+  @Test func aReusedRefreshTokenEndsTheSession() throws {
+    let harness = try Harness("reuse")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    #expect(sidecar.call("login", Self.alice).result != nil)
+    _ = sidecar.finish()
+    let copy = try harness.copyOfState("oauth2-reuse-copy")
+    defer { copy.remove() }
+
+    let original = try harness.sidecar()
+    let rotated = original.call("refreshToken", ["force": true])
+    #expect(rotated.accessToken != nil, "first refresh: \(rotated)")
+
+    let replay = try harness.sidecar(state: copy)
+    let rejected = replay.call("refreshToken", ["force": true])
+    #expect(rejected.errorKind == "session_expired", "replayed refresh: \(rejected)")
+    #expect(replay.notifications.contains { Self.state($0) == "expired" })
+    #expect(replay.call("getUser").errorKind == "not_logged_in")
+    _ = replay.finish()
+    #expect(try StoreInspector.refreshToken(stateDirectory: copy.stateDirectory) == nil)
+
+    var counters = try harness.server.counters()
+    #expect(counters["invalid_grant"] as? Int == 1)
+    #expect(Self.count(counters, "refresh", "oauth2") == 1)
+    // Strict reuse detection: the family is revoked, so the first copy's fresh tokens are dead too.
+    let after = original.call("refreshToken", ["force": true])
+    #expect(after.errorKind == "session_expired", "refresh after the reuse: \(after)")
+    counters = try harness.server.counters()
+    #expect(counters["invalid_grant"] as? Int == 2)
+    _ = original.finish()
+  }
+
+  // MARK: - Logout
+
+  @Test func logoutRevokesTheRefreshTokenAtTheServer() throws {
+    let harness = try Harness("revoke")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    #expect(sidecar.call("login", Self.alice).result != nil)
+    _ = sidecar.finish()
+    let copy = try harness.copyOfState("oauth2-revoke-copy")
+    defer { copy.remove() }
+
+    let original = try harness.sidecar()
+    let logout = original.call("logout")
+    #expect(logout.result?["loggedOut"] as? Bool == true, "logout: \(logout)")
+    #expect(logout.result?["revoked"] as? Bool == true)
+    #expect(original.call("getUser").errorKind == "not_logged_in")
+    _ = original.finish()
+    #expect(Self.count(try harness.server.counters(), "revoke", "oauth2") == 2)  // refresh token, access token
+
+    let replay = try harness.sidecar(state: copy)
+    let rejected = replay.call("refreshToken", ["force": true])
+    #expect(rejected.errorKind == "session_expired", "refresh with the revoked token: \(rejected)")
+    #expect(replay.call("getUser").errorKind == "not_logged_in")
+    _ = replay.finish()
+    #expect(try harness.server.counters()["invalid_grant"] as? Int == 1)
+  }
+
+  // MARK: - Server trouble
+
+  /// A network error never logs the user out: with the server gone, getUser on an expired token answers the
+  /// cached session marked stale, and the session is still there afterwards.
+  @Test func withTheServerDownAnExpiredSessionIsServedStale() throws {
+    let harness = try Harness("server-down", accessTokenSeconds: 2, refreshMarginSeconds: 0)
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let login = sidecar.call("login", Self.alice)
+    let token = try #require(login.accessToken, "login: \(login)")
+    harness.stopServer()
+    let expiresAt = try #require(Self.unixTime((login.result?["session"] as? [String: Any])?["expiresAt"]))
+    Thread.sleep(forTimeInterval: max(0, expiresAt - Date().timeIntervalSince1970) + 0.2)
+
+    let answer = sidecar.call("getUser")
+    #expect(answer.result?["stale"] as? Bool == true, "getUser: \(answer)")
+    #expect(answer.accessToken == token)
+    #expect((answer.result?["user"] as? [String: Any])?["username"] as? String == "alice")
+    let refresh = sidecar.call("refreshToken")
+    #expect(refresh.errorKind == "network_unavailable", "refreshToken: \(refresh)")
+    #expect(Self.errorData(refresh)?["retryable"] as? Bool == true)
+    let status = sidecar.call("status")
+    let profiles = status.result?["profiles"] as? [[String: Any]] ?? []
+    #expect(profiles.first { $0["name"] as? String == "default" }?["loggedIn"] as? Bool == true, "\(status)")
+    #expect(!sidecar.notifications.contains { Self.state($0) == "expired" })
+    _ = sidecar.finish()
+  }
+
+  @Test func rateLimitingAndServerErrorsAreReportedAndKeepTheSession() throws {
+    let harness = try Harness("faults")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    // 429 with a Retry-After longer than the client waits (30 s): handed back at once.
+    try harness.server.installFault(["path": "/o/token/", "status": 429, "retry_after": 120])
+    let limited = sidecar.call("login", Self.alice)
+    #expect(limited.errorKind == "rate_limited", "429: \(limited)")
+    #expect(Self.errorData(limited)?["retryAfter"] as? Int == 120)
+    #expect(Self.errorData(limited)?["retryable"] as? Bool == true)
+
+    try harness.server.installFault(["path": "/o/token/", "status": 500])
+    let failed = sidecar.call("login", Self.alice)
+    #expect(failed.errorKind == "server_error", "500: \(failed)")
+    #expect(Self.errorData(failed)?["status"] as? Int == 500)
+
+    #expect(sidecar.call("login", Self.alice).result != nil)
+    // A refresh that meets 503 three times (the client's attempts): server_error, the session kept.
+    try harness.server.installFault(["path": "/o/token/", "status": 503, "count": 3])
+    let refresh = sidecar.call("refreshToken", ["force": true])
+    #expect(refresh.errorKind == "server_error", "503: \(refresh)")
+    #expect(Self.errorData(refresh)?["status"] as? Int == 503)
+    #expect(sidecar.call("getUser").result?["stale"] as? Bool == false)
+    #expect(sidecar.call("refreshToken", ["force": true]).accessToken != nil)
+    #expect(try harness.server.counters()["invalid_grant"] as? Int == 0)
+    _ = sidecar.finish()
+  }
+
+  // MARK: - The bar
+
+  /// PRODUCT §10 with a real server: eight sidecars sharing one state dir, access tokens of 3 s refreshed 1 s
+  /// before they run out, `getUser` from all eight all the time (one in ten with `refresh: true`, which takes
+  /// the token to the server's userinfo). Zero failed calls, one refresh grant per expiry at the server, zero
+  /// `invalid_grant`. About 35 s; `AUTH_SIDECAR_OAUTH2_BAR_SECONDS` makes it longer (120 for the note).
+  @Test func eightSidecarsMakeOneRefreshPerExpiry() throws {
+    let seconds = ProcessInfo.processInfo.environment["AUTH_SIDECAR_OAUTH2_BAR_SECONDS"].flatMap(Double.init) ?? 35
+    try Bar.run(seconds: seconds)
+  }
+}
+
+// MARK: - Support
+
+extension OAuth2ProviderEndToEndTests {
+  static func unixTime(_ value: Any?) -> Double? {
+    guard let text = value as? String else { return nil }
+    return ISO8601DateFormatter().date(from: text)?.timeIntervalSince1970
+  }
+
+  static func count(_ counters: [String: Any], _ counter: String, _ server: String) -> Int? {
+    (counters[counter] as? [String: Any])?[server] as? Int
+  }
+
+  static func requests(_ counters: [String: Any], _ key: String) -> Int {
+    (counters["requests"] as? [String: Any])?[key] as? Int ?? 0
+  }
+
+  static func errorData(_ answer: [String: Any]) -> [String: Any]? {
+    (answer["error"] as? [String: Any])?["data"] as? [String: Any]
+  }
+
+  static func state(_ notification: [String: Any]) -> String? {
+    (notification["params"] as? [String: Any])?["state"] as? String
+  }
+
+  /// `token` with its payload changed by `change` and the original signature kept.
+  static func alteredPayload(_ token: String, _ change: (inout [String: Any]) -> Void) throws -> String {
+    let parts = token.split(separator: ".").map(String.init)
+    var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while base64.count % 4 != 0 { base64 += "=" }
+    let json = try #require(Data(base64Encoded: base64))
+    var claims = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+    change(&claims)
+    let payload = try JSONSerialization.data(withJSONObject: claims).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+    return [parts[0], payload, parts[2]].joined(separator: ".")
+  }
+
+  /// One Django server, a state dir and a config file with the oauth2 profiles, for one test.
+  final class Harness {
+    let server: OAuth2Server
+    let fixture: StateFixture
+    let configPath: String
+    private var serverStopped = false
+
+    init(_ name: String, accessTokenSeconds: Int = 300, refreshMarginSeconds: Int = 60) throws {
+      server = OAuth2Server(try AuthServerProcess(accessTokenSeconds: accessTokenSeconds))
+      fixture = try StateFixture("oauth2-\(name)")
+      configPath = fixture.root + "/config.json"
+      let config = Self.config(issuer: server.url + "/o", refreshMarginSeconds: refreshMarginSeconds)
+      try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// `default`: the public client with the password grant; `confidential`: the confidential client (HTTP
+    /// Basic); `noPasswordGrant`: the public client without the opt-in.
+    static func config(issuer: String, refreshMarginSeconds: Int) -> String {
+      #"""
+      {"profiles": {
+        "default": {
+          "provider": "oauth2", "refreshMarginSeconds": \#(refreshMarginSeconds),
+          "oauth2": {"issuer": "\#(issuer)", "clientId": "sidecar-public", "allowPasswordGrant": true,
+                     "timeoutSeconds": 10}
+        },
+        "confidential": {
+          "provider": "oauth2", "refreshMarginSeconds": \#(refreshMarginSeconds),
+          "oauth2": {"issuer": "\#(issuer)", "clientId": "sidecar-confidential",
+                     "clientSecret": "sidecar-confidential-secret", "allowPasswordGrant": true,
+                     "scopes": ["openid", "profile", "email"]}
+        },
+        "noPasswordGrant": {
+          "provider": "oauth2",
+          "oauth2": {"issuer": "\#(issuer)", "clientId": "sidecar-public"}
+        }
+      }}
+      """#
+    }
+
+    func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> Sidecar {
+      try Sidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel)
+    }
+
+    /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
+    func copyOfState(_ name: String) throws -> StateFixture {
+      let copy = try StateFixture(name)
+      let cp = Process()
+      cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+      cp.arguments = ["-a", fixture.stateDirectory, copy.stateDirectory]
+      try cp.run()
+      cp.waitUntilExit()
+      guard cp.terminationStatus == 0 else { throw FixtureError("cp -a of the state dir failed") }
+      return copy
+    }
+
+    func stopServer() {
+      guard !serverStopped else { return }
+      serverStopped = true
+      server.process.stop()
+    }
+
+    func stop() {
+      stopServer()
+      fixture.remove()
+    }
+  }
+
+  /// A long-lived sidecar on a harness's config, answering one call at a time.
+  final class Sidecar {
+    let live: LiveSidecar
+    private var nextID = 1
+    private(set) var notifications: [[String: Any]] = []
+
+    init(config: String, fixture: StateFixture, logLevel: String) throws {
+      live = try LiveSidecar(
+        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
+        workingDirectory: fixture.workingDirectory, captureStderr: true)
+    }
+
+    /// Sends one request and waits for its answer (notifications on the way are kept).
+    func call(_ method: String, _ params: [String: Any] = [:], timeout: Double = 60) -> [String: Any] {
+      let id = nextID
+      nextID += 1
+      live.send(RPCLine.line(id, method, params))
+      return live.readAnswer(timeout: timeout, notifications: &notifications) ?? ["noAnswer": true]
+    }
+
+    /// Closes stdin, waits for the exit and returns stderr.
+    func finish() -> String {
+      #expect(live.finish() == 0)
+      return live.stderrText()
+    }
+  }
+
+  /// The test server's controls and a client of its own for direct token requests.
+  struct OAuth2Server {
+    let process: AuthServerProcess
+    var url: String { process.url }
+
+    init(_ process: AuthServerProcess) { self.process = process }
+
+    func counters() throws -> [String: Any] {
+      try #require(try request("GET", "/_test/counters") as? [String: Any])
+    }
+
+    /// Clears counters, events and faults (users and tokens stay).
+    func reset() throws { _ = try request("POST", "/_test/reset") }
+
+    func installFault(_ fault: [String: Any]) throws {
+      _ = try request("POST", "/_test/faults", json: fault)
+    }
+
+    /// A password grant sent by the test itself (not the sidecar): the server's real answer, ID token included.
+    func directTokens(client: String, secret: String? = nil) throws -> [String: Any] {
+      var form = "grant_type=password&username=alice&password=correct+horse+battery+staple&scope=openid+profile+email"
+      var headers: [String: String] = ["Content-Type": "application/x-www-form-urlencoded"]
+      if let secret {
+        headers["Authorization"] = "Basic " + Data("\(client):\(secret)".utf8).base64EncodedString()
+      } else {
+        form += "&client_id=\(client)"
+      }
+      return try #require(try request("POST", "/o/token/", body: Data(form.utf8), headers: headers) as? [String: Any])
+    }
+
+    private func request(_ method: String, _ path: String, json: Any) throws -> Any? {
+      try request(
+        method, path, body: try JSONSerialization.data(withJSONObject: json),
+        headers: ["Content-Type": "application/json"])
+    }
+
+    private func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) throws
+      -> Any?
+    {
+      var request = URLRequest(url: URL(string: url + path)!)
+      request.httpMethod = method
+      request.httpBody = body
+      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      let done = DispatchSemaphore(value: 0)
+      let result = Locked<(Data?, Int)>((nil, 0))
+      session.dataTask(with: request) { data, response, _ in
+        result.withLock { $0 = (data, (response as? HTTPURLResponse)?.statusCode ?? 0) }
+        done.signal()
+      }.resume()
+      guard done.wait(timeout: .now() + 30) == .success else { throw FixtureError("\(method) \(path) timed out") }
+      let (data, status) = result.withLock { $0 }
+      guard (200..<300).contains(status) else { throw FixtureError("\(method) \(path) answered \(status)") }
+      return data.flatMap { try? JSONSerialization.jsonObject(with: $0) }
+    }
+  }
+}

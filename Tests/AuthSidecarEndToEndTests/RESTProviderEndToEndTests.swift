@@ -1,0 +1,554 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The `rest` provider through the real binary against the real Django servers of Tests/Servers: the SimpleJWT
+/// API (`/api/token/…`, rotation + blacklist, JSON bodies, expiry only in the JWT `exp`) as profile `default`,
+/// and the differently shaped "any API" (`/auth/*`: `{success, data: {token, refreshToken, expiresIn, user}}`,
+/// 200-with-`success: false` for a bad login, form-encoded login) as profile `anyapi`.
+///
+/// Each test starts its own server (≈ 0.5 s) with the lifetimes it needs and stops it at the end; faults come
+/// from the server's `/_test/faults`, evidence from its `/_test/counters`.
+///
+/// Refresh tokens never leave the sidecar, so a test cannot replay one by hand. Where a test needs the server to
+/// see a refresh token that is no longer valid (reuse, revocation at logout), it copies the whole state dir — store
+/// and key — before the token is spent: a second sidecar on the copy then holds the very same refresh token, as a
+/// restored backup or a cloned home directory would. The server's answer to it is the real one (SimpleJWT's
+/// blacklist, the any-API's reuse detection); nothing is injected.
+@Suite(.serialized) struct RESTProviderEndToEndTests {
+  static let alice = ["username": "alice", "password": "correct horse battery staple"]
+
+  // MARK: - Success
+
+  @Test func simpleJWTLoginGetUserAndStatus() throws {
+    let harness = try Harness("jwt-success")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let started = Date().timeIntervalSince1970
+    let login = sidecar.call("login", Self.alice)
+    let user = try #require(login.result?["user"] as? [String: Any], "login: \(login)")
+    #expect(user["id"] as? String == "1")
+    #expect(user["username"] as? String == "alice")
+    #expect(user["email"] as? String == "alice@example.com")
+    #expect(user["displayName"] as? String == "Alice")  // userFields.displayName = first_name
+    let session = try #require(login.result?["session"] as? [String: Any])
+    #expect(session["tokenType"] as? String == "Bearer")
+    // SimpleJWT gives the lifetime only in the token's `exp`: 300 s from now.
+    let expiresAt = try #require(Self.unixTime(session["expiresAt"]))
+    #expect(abs(expiresAt - (started + 300)) < 10, "expiresAt \(session["expiresAt"] ?? "-")")
+    let token = try #require(login.accessToken)
+    #expect(Self.jwtExpiry(token) == Int(expiresAt))
+
+    let fetched = sidecar.call("getUser", ["refresh": true])
+    #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
+    #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
+    #expect(fetched.accessToken == token)
+
+    let status = sidecar.call("status")
+    let profiles = status.result?["profiles"] as? [[String: Any]] ?? []
+    let profile = try #require(profiles.first { $0["name"] as? String == "default" }, "status: \(status)")
+    #expect(profile["provider"] as? String == "rest")
+    #expect(profile["loggedIn"] as? Bool == true)
+    #expect(profile["username"] as? String == "alice")
+
+    let counters = try harness.counters()
+    #expect(Self.count(counters, "login", "simplejwt") == 1)
+    // One user fetch after the login (the token answer has no user), one for getUser(refresh: true).
+    #expect(Self.count(counters, "user", "simplejwt") == 2)
+
+    // At debug level stderr shows requests and statuses, never the password or a token.
+    let stderr = sidecar.finish()
+    #expect(stderr.contains("/api/token/"), "stderr: \(stderr)")
+    #expect(!stderr.contains(Self.alice["password"]!))
+    #expect(!stderr.contains(token))
+    #expect(!stderr.contains(String(token.split(separator: ".").last ?? "")))
+  }
+
+  @Test func anyAPILoginReadsTheUserAndExpiryFromTheAnswer() throws {
+    let harness = try Harness("anyapi-success")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let started = Date().timeIntervalSince1970
+    let login = sidecar.call("login", Self.alice.merging(["profile": "anyapi"]) { $1 })
+    let user = try #require(login.result?["user"] as? [String: Any], "login: \(login)")
+    #expect(user["id"] as? String == "1")
+    #expect(user["username"] as? String == "alice")
+    #expect(user["displayName"] as? String == "Alice Liddell")
+    let session = try #require(login.result?["session"] as? [String: Any])
+    #expect((session["accessToken"] as? String)?.hasPrefix("at_") == true)
+    let expiresAt = try #require(Self.unixTime(session["expiresAt"]))
+    #expect(abs(expiresAt - (started + 300)) < 10)  // expiresIn: 300
+
+    let fetched = sidecar.call("getUser", ["profile": "anyapi", "refresh": true])
+    #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
+    #expect((fetched.result?["user"] as? [String: Any])?["email"] as? String == "alice@example.com")
+    let counters = try harness.counters()
+    #expect(Self.count(counters, "login", "anyapi") == 1)
+    #expect(Self.count(counters, "user", "anyapi") == 1)  // the login answer carried the user
+    _ = sidecar.finish()
+  }
+
+  // MARK: - Refused logins
+
+  @Test func wrongPasswordOrInactiveAccountIsInvalidCredentialsOnBothShapes() throws {
+    let harness = try Harness("refused")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    for profile in ["default", "anyapi"] {
+      for (username, password) in [("alice", "not the right password"), ("mallory", "correct horse battery staple")] {
+        let answer = sidecar.call("login", ["profile": profile, "username": username, "password": password])
+        #expect(answer.errorKind == "invalid_credentials", "\(profile) \(username): \(answer)")
+        #expect(Self.errorData(answer)?["retryable"] as? Bool == false)
+      }
+      #expect(sidecar.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
+    }
+    let counters = try harness.counters()
+    // SimpleJWT answered 401; the any-API 200 with success: false — the same answer for the host.
+    #expect(Self.count(counters, "login_failed", "simplejwt") == 2)
+    #expect(Self.count(counters, "login_failed", "anyapi") == 2)
+    _ = sidecar.finish()
+  }
+
+  @Test func aNonASCIIUsernameLogsIn() throws {
+    let harness = try Harness("unicode")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    // JSON body (SimpleJWT), then form-encoded (any-API).
+    for profile in ["default", "anyapi"] {
+      let answer = sidecar.call(
+        "login", ["profile": profile, "username": "名字用户", "password": "correct horse battery staple"])
+      let user = answer.result?["user"] as? [String: Any]
+      #expect(user?["username"] as? String == "名字用户", "\(profile): \(answer)")
+      #expect(user?["id"] as? String == "3")
+    }
+    _ = sidecar.finish()
+  }
+
+  // MARK: - Refresh
+
+  @Test func anExpiredAccessTokenIsRefreshedTransparently() throws {
+    let harness = try Harness("expiry", accessTokenSeconds: 2, refreshMarginSeconds: 0)
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let login = sidecar.call("login", Self.alice)
+    let first = try #require(login.accessToken, "login: \(login)")
+    Thread.sleep(forTimeInterval: 3)
+    let fetched = sidecar.call("getUser", ["refresh": true])
+    #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
+    let second = try #require(fetched.accessToken)
+    #expect(second != first)
+    #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
+    let counters = try harness.counters()
+    #expect(Self.count(counters, "refresh", "simplejwt") == 1)
+    #expect(Self.count(counters, "refresh_rejected", "simplejwt") == 0)
+    // The user fetch after the refresh used the new token: no 401 from /api/me/.
+    #expect(Self.count(counters, "user_unauthorized", "simplejwt") == 0)
+    #expect(sidecar.notifications.contains { Self.state($0) == "refreshed" })
+    _ = sidecar.finish()
+  }
+
+  /// A second store holding the same refresh token (a copy of the state dir) spends it after the first one
+  /// rotated it: SimpleJWT has blacklisted it, the any-API sees a reused token and kills its whole family.
+  @Test func aReusedRefreshTokenEndsTheSessionAndClearsIt() throws {
+    let harness = try Harness("reuse")
+    defer { harness.stop() }
+    let first = try harness.sidecar()
+    for profile in ["default", "anyapi"] {
+      #expect(first.call("login", Self.alice.merging(["profile": profile]) { $1 }).result != nil)
+    }
+    _ = first.finish()
+    let copy = try harness.copyOfState("reuse-copy")
+    defer { copy.remove() }
+
+    let original = try harness.sidecar()
+    for profile in ["default", "anyapi"] {
+      let refreshed = original.call("refreshToken", ["profile": profile, "force": true])
+      #expect(refreshed.accessToken != nil, "\(profile): \(refreshed)")
+    }
+    let clone = try harness.sidecar(state: copy)
+    for profile in ["default", "anyapi"] {
+      let reused = clone.call("refreshToken", ["profile": profile, "force": true])
+      #expect(reused.errorKind == "session_expired", "\(profile): \(reused)")
+      // Already cleared locally when the error arrives.
+      #expect(clone.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
+    }
+    #expect(clone.notifications.filter { Self.state($0) == "expired" }.count == 2)
+    let counters = try harness.counters()
+    #expect(Self.count(counters, "refresh_rejected", "simplejwt") == 1)
+    #expect(Self.count(counters, "refresh_rejected", "anyapi") == 1)
+
+    // The any-API revoked the family on reuse: the original's rotated token is dead too. SimpleJWT
+    // blacklists only the reused token, so the original session lives on.
+    #expect(original.call("refreshToken", ["profile": "anyapi", "force": true]).errorKind == "session_expired")
+    #expect(original.call("refreshToken", ["profile": "default", "force": true]).accessToken != nil)
+    _ = original.finish()
+    _ = clone.finish()
+  }
+
+  /// After logout the refresh token no longer works at the server: a copy of the state dir made before the
+  /// logout still holds it, and its refresh is refused.
+  @Test func logoutRevokesAtTheServer() throws {
+    let harness = try Harness("logout")
+    defer { harness.stop() }
+    let first = try harness.sidecar()
+    for profile in ["default", "anyapi"] {
+      #expect(first.call("login", Self.alice.merging(["profile": profile]) { $1 }).result != nil)
+    }
+    _ = first.finish()
+    let copy = try harness.copyOfState("logout-copy")
+    defer { copy.remove() }
+
+    let original = try harness.sidecar()
+    for profile in ["default", "anyapi"] {
+      let logout = original.call("logout", ["profile": profile])
+      #expect(logout.result?["loggedOut"] as? Bool == true, "\(profile): \(logout)")
+      #expect(logout.result?["revoked"] as? Bool == true, "\(profile): \(logout)")
+      #expect(original.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
+    }
+    var counters = try harness.counters()
+    #expect(Self.count(counters, "logout", "simplejwt") == 1)
+    #expect(Self.count(counters, "logout", "anyapi") == 1)
+
+    let clone = try harness.sidecar(state: copy)
+    for profile in ["default", "anyapi"] {
+      let refresh = clone.call("refreshToken", ["profile": profile, "force": true])
+      #expect(refresh.errorKind == "session_expired", "\(profile): \(refresh)")
+    }
+    counters = try harness.counters()
+    #expect(Self.count(counters, "refresh_rejected", "simplejwt") == 1)
+    #expect(Self.count(counters, "refresh_rejected", "anyapi") == 1)
+    #expect(Self.count(counters, "refresh", "simplejwt") == 0)
+    #expect(Self.count(counters, "refresh", "anyapi") == 0)
+    _ = original.finish()
+    _ = clone.finish()
+  }
+
+  // MARK: - A down, slow or overloaded server
+
+  @Test func aDownServerKeepsTheSessionAndAnswersStale() throws {
+    let harness = try Harness("down", accessTokenSeconds: 2, refreshMarginSeconds: 0)
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let login = sidecar.call("login", Self.alice)
+    let token = try #require(login.accessToken, "login: \(login)")
+    harness.stopServer()
+    Thread.sleep(forTimeInterval: 2.5)  // past the access token's expiry: getUser must try to refresh
+
+    let fetched = sidecar.call("getUser")
+    #expect(fetched.result?["stale"] as? Bool == true, "getUser: \(fetched)")
+    #expect(fetched.accessToken == token)
+    #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
+    let refresh = sidecar.call("refreshToken", ["force": true])
+    #expect(refresh.errorKind == "network_unavailable", "refreshToken: \(refresh)")
+    #expect(Self.errorData(refresh)?["retryable"] as? Bool == true)
+    // Still logged in with the same session: a network error never logs the user out.
+    let status = sidecar.call("status")
+    let profile = (status.result?["profiles"] as? [[String: Any]])?.first { $0["name"] as? String == "default" }
+    #expect(profile?["loggedIn"] as? Bool == true, "status: \(status)")
+    #expect(sidecar.call("getUser").accessToken == token)
+    #expect(!sidecar.notifications.contains { Self.state($0) == "expired" })
+
+    let again = sidecar.call("login", Self.alice.merging(["profile": "anyapi"]) { $1 })
+    #expect(again.errorKind == "network_unavailable", "login: \(again)")
+    _ = sidecar.finish()
+  }
+
+  @Test func aStallingServerTimesOutWithinTheConfiguredTime() throws {
+    let harness = try Harness("stall", timeoutSeconds: 2)
+    defer { harness.stop() }
+    try harness.fault(["path": "/api/token/", "method": "POST", "mode": "stall", "stall_seconds": 20])
+    let sidecar = try harness.sidecar()
+    let started = Date()
+    let answer = sidecar.call("login", Self.alice)
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(answer.errorKind == "timeout", "login: \(answer)")
+    #expect(Self.errorData(answer)?["retryable"] as? Bool == true)
+    #expect(elapsed >= 1.9 && elapsed < 4, "answered after \(elapsed) s")
+    // Not retried: a login POST may have been processed.
+    #expect(Self.requests(try harness.counters(), "POST /api/token/") == 1)
+    _ = sidecar.finish()
+  }
+
+  @Test func aRetryAfterBeyondTheClientsMaximumIsHandedBack() throws {
+    let harness = try Harness("429")
+    defer { harness.stop() }
+    try harness.fault(["path": "/api/token/", "mode": "status", "status": 429, "retry_after": 120])
+    let sidecar = try harness.sidecar()
+    let answer = sidecar.call("login", Self.alice)
+    #expect(answer.errorKind == "rate_limited", "login: \(answer)")
+    #expect(Self.errorData(answer)?["retryAfter"] as? Int == 120)
+    #expect(Self.errorData(answer)?["retryable"] as? Bool == true)
+    #expect(Self.requests(try harness.counters(), "POST /api/token/") == 1)
+    _ = sidecar.finish()
+  }
+
+  @Test func serviceUnavailableTwiceThenSuccessIsRetried() throws {
+    let harness = try Harness("503")
+    defer { harness.stop() }
+    try harness.fault(["path": "/api/token/", "mode": "status", "status": 503, "count": 2])
+    let sidecar = try harness.sidecar()
+    let answer = sidecar.call("login", Self.alice)
+    #expect((answer.result?["user"] as? [String: Any])?["username"] as? String == "alice", "login: \(answer)")
+    let counters = try harness.counters()
+    #expect(Self.requests(counters, "POST /api/token/") == 3)
+    #expect(counters["faults_fired"] as? Int == 2)
+    #expect(Self.count(counters, "login", "simplejwt") == 1)
+    _ = sidecar.finish()
+  }
+
+  @Test func internalServerErrorIsServerError() throws {
+    let harness = try Harness("500")
+    defer { harness.stop() }
+    try harness.fault(["path": "/auth/login", "mode": "status", "status": 500])
+    let sidecar = try harness.sidecar()
+    let answer = sidecar.call("login", Self.alice.merging(["profile": "anyapi"]) { $1 })
+    #expect(answer.errorKind == "server_error", "login: \(answer)")
+    #expect(Self.errorData(answer)?["status"] as? Int == 500)
+    // A 500 is an answer, not a transient failure: sent once.
+    #expect(Self.requests(try harness.counters(), "POST /auth/login") == 1)
+    _ = sidecar.finish()
+  }
+
+  /// A 307 keeps the method and body: following it would send the password to another origin.
+  @Test func aLoginRedirectToAnotherOriginIsRefused() throws {
+    let harness = try Harness("redirect")
+    defer { harness.stop() }
+    try harness.fault([
+      "path": "/api/token/", "mode": "redirect", "status": 307, "location": "http://127.0.0.2:1/api/token/",
+    ])
+    let sidecar = try harness.sidecar()
+    let answer = sidecar.call("login", Self.alice)
+    // Refused before any connection: following it would have answered network_unavailable.
+    #expect(answer.errorKind == "bad_response", "login: \(answer)")
+    #expect(sidecar.call("getUser").errorKind == "not_logged_in")
+    _ = sidecar.finish()
+  }
+
+  // MARK: - Config
+
+  @Test func plainHTTPToAnotherHostIsAConfigError() throws {
+    let fixture = try StateFixture("rest-config")
+    defer { fixture.remove() }
+    let path = fixture.root + "/config.json"
+    let config = Harness.config(url: "http://auth.example.com", refreshMarginSeconds: 60, timeoutSeconds: 5)
+    try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+    let live = try LiveSidecar(
+      ["--config", path], environment: fixture.environment, workingDirectory: fixture.workingDirectory,
+      captureStderr: true)
+    let status = live.finish()
+    let stderr = live.stderrText()
+    #expect(status == 78)
+    #expect(stderr.contains("profiles.default.rest.baseURL"), "stderr: \(stderr)")
+    #expect(!stderr.contains("auth.example.com"))
+  }
+
+  // MARK: - Helpers
+
+  static func errorData(_ answer: [String: Any]) -> [String: Any]? {
+    (answer["error"] as? [String: Any])?["data"] as? [String: Any]
+  }
+
+  static func state(_ notification: [String: Any]) -> String? {
+    (notification["params"] as? [String: Any])?["state"] as? String
+  }
+
+  static func count(_ counters: [String: Any], _ name: String, _ server: String) -> Int? {
+    (counters[name] as? [String: Any])?[server] as? Int
+  }
+
+  static func requests(_ counters: [String: Any], _ key: String) -> Int {
+    (counters["requests"] as? [String: Any])?[key] as? Int ?? 0
+  }
+
+  static func unixTime(_ value: Any?) -> Double? {
+    guard let text = value as? String else { return nil }
+    let formatter = ISO8601DateFormatter()
+    return formatter.date(from: text)?.timeIntervalSince1970
+  }
+
+  /// The `exp` claim of a JWT, read the same way the sidecar does (without verifying).
+  static func jwtExpiry(_ token: String) -> Int? {
+    let parts = token.split(separator: ".")
+    guard parts.count == 3 else { return nil }
+    var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    while payload.count % 4 != 0 { payload += "=" }
+    guard let data = Data(base64Encoded: payload),
+      let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return nil }
+    return claims["exp"] as? Int
+  }
+}
+
+extension RESTProviderEndToEndTests {
+  /// One Django server, a state dir and a config file with the two REST profiles, for one test.
+  final class Harness {
+    let server: AuthServerProcess
+    let fixture: StateFixture
+    let configPath: String
+    private var serverStopped = false
+
+    init(_ name: String, accessTokenSeconds: Int = 300, refreshMarginSeconds: Int = 60, timeoutSeconds: Int = 10)
+      throws
+    {
+      server = try AuthServerProcess(accessTokenSeconds: accessTokenSeconds)
+      fixture = try StateFixture("rest-\(name)")
+      configPath = fixture.root + "/config.json"
+      let config = Self.config(
+        url: server.url, refreshMarginSeconds: refreshMarginSeconds, timeoutSeconds: timeoutSeconds)
+      try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+    }
+
+    /// `default`: SimpleJWT. `anyapi`: the `/auth/*` API, form-encoded login. Usernames may be any letters: the
+    /// server decides what a username is.
+    static func config(url: String, refreshMarginSeconds: Int, timeoutSeconds: Int) -> String {
+      #"""
+      {"profiles": {
+        "default": {
+          "provider": "rest",
+          "refreshMarginSeconds": \#(refreshMarginSeconds),
+          "validation": {"usernamePattern": "[\\p{L}\\p{N}_.@-]+"},
+          "rest": {
+            "baseURL": "\#(url)",
+            "login": {"path": "/api/token/", "body": {"username": "{username}", "password": "{password}"}},
+            "refresh": {"path": "/api/token/refresh/", "body": {"refresh": "{refreshToken}"}},
+            "logout": {"path": "/api/token/blacklist/", "body": {"refresh": "{refreshToken}"}},
+            "user": {"path": "/api/me/"},
+            "response": {"accessToken": "access", "refreshToken": "refresh"},
+            "userFields": {"displayName": "first_name"},
+            "headers": {"X-Client": "auth-sidecar-tests"},
+            "timeoutSeconds": \#(timeoutSeconds)
+          }
+        },
+        "anyapi": {
+          "provider": "rest",
+          "refreshMarginSeconds": \#(refreshMarginSeconds),
+          "validation": {"usernamePattern": "[\\p{L}\\p{N}_.@-]+"},
+          "rest": {
+            "baseURL": "\#(url)",
+            "login": {"path": "/auth/login", "encoding": "form",
+                      "body": {"username": "{username}", "password": "{password}"}},
+            "refresh": {"path": "/auth/refresh", "body": {"refreshToken": "{refreshToken}"}},
+            "logout": {"path": "/auth/logout", "body": {"refreshToken": "{refreshToken}"}, "sendAccessToken": true},
+            "user": {"path": "/auth/me", "userPath": "data.user"},
+            "response": {"accessToken": "data.token", "refreshToken": "data.refreshToken", "expiresIn": "data.expiresIn",
+                         "tokenType": "data.tokenType", "user": "data.user", "success": "success"},
+            "timeoutSeconds": \#(timeoutSeconds)
+          }
+        }
+      }}
+      """#
+    }
+
+    /// A sidecar on this harness's state dir (or `state`'s), debug log captured.
+    func sidecar(state: StateFixture? = nil) throws -> Sidecar {
+      try Sidecar(config: configPath, fixture: state ?? fixture)
+    }
+
+    /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
+    func copyOfState(_ name: String) throws -> StateFixture {
+      let copy = try StateFixture(name)
+      let cp = Process()
+      cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+      cp.arguments = ["-a", fixture.stateDirectory, copy.stateDirectory]
+      try cp.run()
+      cp.waitUntilExit()
+      guard cp.terminationStatus == 0 else { throw FixtureError("cp -a of the state dir failed") }
+      return copy
+    }
+
+    func stopServer() {
+      guard !serverStopped else { return }
+      serverStopped = true
+      server.stop()
+    }
+
+    func stop() {
+      stopServer()
+      fixture.remove()
+    }
+
+    func counters() throws -> [String: Any] {
+      let (status, data) = try ControlHTTP.send("GET", server.url + "/_test/counters")
+      guard status == 200, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        throw FixtureError("counters: HTTP \(status)")
+      }
+      return object
+    }
+
+    func fault(_ fault: [String: Any]) throws {
+      let (status, _) = try ControlHTTP.send("POST", server.url + "/_test/faults", json: fault)
+      guard (200..<300).contains(status) else { throw FixtureError("installing a fault: HTTP \(status)") }
+    }
+  }
+
+  /// A long-lived sidecar answering one request at a time.
+  final class Sidecar {
+    let live: LiveSidecar
+    private var nextID = 1
+    private(set) var notifications: [[String: Any]] = []
+
+    init(config: String, fixture: StateFixture) throws {
+      live = try LiveSidecar(
+        ["--config", config, "--log-level", "debug"], environment: fixture.environment,
+        workingDirectory: fixture.workingDirectory, captureStderr: true)
+    }
+
+    /// Sends one request and waits for its answer (an empty object after 30 s without one).
+    func call(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
+      let id = nextID
+      nextID += 1
+      live.send(RPCLine.line(id, method, params))
+      return live.readAnswer(timeout: 30, notifications: &notifications) ?? [:]
+    }
+
+    /// Closes stdin, waits for the exit, and returns stderr.
+    func finish() -> String {
+      _ = live.finish()
+      return live.stderrText()
+    }
+  }
+
+  /// Plain HTTP to the test server's controls.
+  enum ControlHTTP {
+    static func send(_ method: String, _ url: String, json: Any? = nil) throws -> (Int, Data) {
+      var request = URLRequest(url: URL(string: url)!)
+      request.httpMethod = method
+      request.timeoutInterval = 10
+      if let json {
+        request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      }
+      let box = ResultBox()
+      let session = URLSession(configuration: .ephemeral)
+      defer { session.finishTasksAndInvalidate() }
+      session.dataTask(with: request) { data, response, error in
+        box.set((response as? HTTPURLResponse)?.statusCode, data, error)
+      }.resume()
+      return try box.wait()
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+      // Written once by the completion handler before `done` is signalled, read only after.
+      private var status: Int?
+      private var data: Data?
+      private var error: (any Error)?
+      private let done = DispatchSemaphore(value: 0)
+
+      func set(_ status: Int?, _ data: Data?, _ error: (any Error)?) {
+        self.status = status
+        self.data = data
+        self.error = error
+        done.signal()
+      }
+
+      func wait() throws -> (Int, Data) {
+        guard done.wait(timeout: .now() + 15) == .success else { throw FixtureError("test server did not answer") }
+        if let error { throw error }
+        return (status ?? 0, data ?? Data())
+      }
+    }
+  }
+}
