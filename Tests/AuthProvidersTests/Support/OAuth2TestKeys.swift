@@ -11,7 +11,8 @@ final class OAuth2TestKey: Sendable {
 
   let kind: Kind
   let keyID: String
-  let pemPath: String
+  /// The private key in PEM, kept in memory; written to a temporary file only while `openssl` signs.
+  let pem: Data
   let verificationKey: JWSVerificationKey
 
   struct ToolError: Error, CustomStringConvertible { let description: String }
@@ -21,28 +22,34 @@ final class OAuth2TestKey: Sendable {
   static let otherRSA = try! OAuth2TestKey(.rsa, keyID: "rsa-1")
   static let ec = try! OAuth2TestKey(.ec, keyID: "ec-1")
 
-  private static let directory: String = {
-    let path = NSTemporaryDirectory() + "oauth2-test-keys-\(getpid())-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }()
-
   init(_ kind: Kind, keyID: String) throws {
     self.kind = kind
     self.keyID = keyID
-    pemPath = Self.directory + "/\(UUID().uuidString).pem"
-    switch kind {
-    case .rsa:
-      try Self.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", pemPath])
-      let text = String(decoding: try Self.openssl(["rsa", "-in", pemPath, "-noout", "-modulus"]), as: UTF8.self)
-      let hex = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
-      verificationKey = .rsa(modulus: Self.bytes(hex: hex), exponent: [1, 0, 1])
-    case .ec:
-      try Self.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", pemPath])
-      let der = try Self.openssl(["pkey", "-in", pemPath, "-pubout", "-outform", "DER"])
-      let point = Array(der.suffix(65))  // 0x04 || x || y at the end of the SubjectPublicKeyInfo
-      verificationKey = .ecP256(x: Array(point[1..<33]), y: Array(point[33..<65]))
+    (pem, verificationKey) = try Self.inTemporaryDirectory { directory in
+      let path = directory + "/key.pem"
+      switch kind {
+      case .rsa:
+        try Self.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", path])
+        let text = String(decoding: try Self.openssl(["rsa", "-in", path, "-noout", "-modulus"]), as: UTF8.self)
+        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "Modulus=", with: "")
+        let key = JWSVerificationKey.rsa(modulus: Self.bytes(hex: hex), exponent: [1, 0, 1])
+        return (try Data(contentsOf: URL(fileURLWithPath: path)), key)
+      case .ec:
+        try Self.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", path])
+        let der = try Self.openssl(["pkey", "-in", path, "-pubout", "-outform", "DER"])
+        let point = Array(der.suffix(65))  // 0x04 || x || y at the end of the SubjectPublicKeyInfo
+        let key = JWSVerificationKey.ecP256(x: Array(point[1..<33]), y: Array(point[33..<65]))
+        return (try Data(contentsOf: URL(fileURLWithPath: path)), key)
+      }
     }
+  }
+
+  /// Runs `body` with a fresh private directory that is removed afterwards.
+  static func inTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let path = NSTemporaryDirectory() + "oauth2-test-key-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
   }
 
   var algorithm: String { kind == .rsa ? "RS256" : "ES256" }
@@ -69,10 +76,11 @@ final class OAuth2TestKey: Sendable {
   func sign(header: JSONObject, claims: JSONObject) throws -> String {
     let input =
       Base64URL.encode(JSONWriter.encode(.object(header))) + "." + Base64URL.encode(JSONWriter.encode(.object(claims)))
-    let inputPath = Self.directory + "/\(UUID().uuidString).in"
-    try Data(input.utf8).write(to: URL(fileURLWithPath: inputPath))
-    defer { try? FileManager.default.removeItem(atPath: inputPath) }
-    var signature = Array(try Self.openssl(["dgst", "-sha256", "-sign", pemPath, inputPath]))
+    var signature = try Self.inTemporaryDirectory { directory in
+      try pem.write(to: URL(fileURLWithPath: directory + "/key.pem"))
+      try Data(input.utf8).write(to: URL(fileURLWithPath: directory + "/input"))
+      return Array(try Self.openssl(["dgst", "-sha256", "-sign", directory + "/key.pem", directory + "/input"]))
+    }
     if kind == .ec { signature = try Self.rawECDSA(fromDER: signature) }
     return input + "." + Base64URL.encode(signature)
   }
