@@ -24,23 +24,8 @@ struct FormBody: Sendable {
     }
   }
 
-  /// Unreserved characters as they are, space as `+`, every other byte as `%XX`.
   static func encode(_ input: some Sequence<UInt8>, into out: inout [UInt8]) {
-    let hex = Array("0123456789ABCDEF".utf8)
-    for byte in input {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"):
-        out.append(byte)
-      case UInt8(ascii: " "):
-        out.append(UInt8(ascii: "+"))
-      default:
-        out.append(UInt8(ascii: "%"))
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
-      }
-    }
+    FormEncoding.encode(input, into: &out)
   }
 
   /// RFC 6749 §2.3.1: `Basic base64(form-encode(client_id) ":" form-encode(client_secret))`.

@@ -75,23 +75,7 @@ enum RESTBody {
     return text
   }
 
-  /// WHATWG `application/x-www-form-urlencoded` serialization of UTF-8 text: `*-._` and ASCII alphanumerics as
-  /// they are, space as `+`, every other byte as `%XX`.
   static func formEncode(_ text: String, into bytes: inout [UInt8]) {
-    let hex = Array("0123456789ABCDEF".utf8)
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"):
-        bytes.append(byte)
-      case UInt8(ascii: " "):
-        bytes.append(UInt8(ascii: "+"))
-      default:
-        bytes.append(UInt8(ascii: "%"))
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0x0F)])
-      }
-    }
+    FormEncoding.encode(text.utf8, into: &bytes)
   }
 }
