@@ -100,11 +100,16 @@ package final class SessionService: Sendable {
       do {
         let user = try await profile.provider.fetchUser(record)
         let json = JSONWriter.encode(.object(user.json))
-        let (generation, now) = (record.generation, clock.now())
-        _ = try await Blocking.run { [stores] in
-          try stores.get().write { try $0.updateCachedUser(profile: name, generation: generation, userJSON: json, at: now) }
+        // Only a changed user costs a (synced) write: most fetches confirm what is cached.
+        if json != record.userJSON {
+          let (generation, now) = (record.generation, clock.now())
+          _ = try await Blocking.run { [stores] in
+            try stores.get().write {
+              try $0.updateCachedUser(profile: name, generation: generation, userJSON: json, at: now)
+            }
+          }
+          record.userJSON = json
         }
-        record.userJSON = json
       } catch let error as ProviderError where error.isTransient {
         log.warning("profile \(name): user fetch failed (\(error.code)); answering from the cache")
         stale = true
