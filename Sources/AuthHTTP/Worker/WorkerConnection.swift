@@ -28,6 +28,8 @@ final class WorkerConnection: Sendable {
     var watching = false
     /// Set once the worker is gone: every waiter got it, and every later request gets it at once.
     var ended: HTTPError?
+    /// The watchdog killed the worker: no new request may use it, even before the reader has seen it die.
+    var retired = false
     /// `close()` was called: the worker's end is expected, not worth a warning.
     var closing = false
   }
@@ -48,7 +50,7 @@ final class WorkerConnection: Sendable {
     self.maxLineBytes = maxLineBytes
   }
 
-  var isRunning: Bool { state.withLock { $0.ended == nil } }
+  var isRunning: Bool { state.withLock { $0.ended == nil && !$0.retired } }
 
   /// Spawns the worker from a new reader thread, waits for the outcome (a millisecond or two: the spawn
   /// returns once the child has exec'd), and sends `hello`.
@@ -133,6 +135,9 @@ final class WorkerConnection: Sendable {
       // a new one.
       if !overdue.isEmpty {
         log.warning("http worker (pid \(pid)) stopped answering; killing it")
+        // Retire it first, so that a request arriving while the reader notices the death starts a new worker
+        // instead of failing on this one.
+        state.withLock { $0.retired = true }
         kill(pid, SIGKILL)
       }
       if done { return }
