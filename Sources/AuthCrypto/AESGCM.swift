@@ -63,7 +63,7 @@ package enum AESGCM {
       _ = UnsafeMutableBufferPointer(rebasing: sealed[..<nonceByteCount]).update(fromContentsOf: nonce)
       let ciphertextEnd = nonceByteCount + plaintext.count
       try context.update(plaintext, into: UnsafeMutableBufferPointer(rebasing: sealed[nonceByteCount..<ciphertextEnd]))
-      guard context.finish() else { throw CryptoError.libraryFailure("AES-256-GCM final") }
+      guard context.finish() else { throw CryptoError.openSSLFailure("AES-256-GCM final") }
       try context.tag(into: UnsafeMutableBufferPointer(rebasing: sealed[ciphertextEnd...]))
     }
     return sealed

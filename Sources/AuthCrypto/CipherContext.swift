@@ -6,7 +6,7 @@ final class CipherContext {
   private let encrypting: Bool
 
   init(encrypting: Bool, key: SecretBytes, nonce: [UInt8]) throws {
-    guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.libraryFailure("EVP_CIPHER_CTX_new") }
+    guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSLFailure("EVP_CIPHER_CTX_new") }
     self.context = context
     self.encrypting = encrypting
     // AES-GCM's default IV length is 12 bytes, the only length AESGCM accepts, so no IV-length ctrl is needed.
@@ -19,7 +19,7 @@ final class CipherContext {
         }
       }
     }
-    guard status == 1 else { throw CryptoError.libraryFailure("AES-256-GCM init") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM init") }
   }
 
   deinit {
@@ -35,7 +35,7 @@ final class CipherContext {
         ? EVP_EncryptUpdate(context, nil, &written, bytes, try Self.cLength(count))
         : EVP_DecryptUpdate(context, nil, &written, bytes, try Self.cLength(count))
     }
-    guard status == 1 else { throw CryptoError.libraryFailure("AES-256-GCM associated data") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM associated data") }
   }
 
   /// Encrypts or decrypts `input` into `output`, which must hold exactly `input.count` bytes (GCM is a stream mode).
@@ -48,7 +48,7 @@ final class CipherContext {
         ? EVP_EncryptUpdate(context, output.baseAddress, &written, bytes, try Self.cLength(count))
         : EVP_DecryptUpdate(context, output.baseAddress, &written, bytes, try Self.cLength(count))
     }
-    guard status == 1, Int(written) == input.count else { throw CryptoError.libraryFailure("AES-256-GCM update") }
+    guard status == 1, Int(written) == input.count else { throw CryptoError.openSSLFailure("AES-256-GCM update") }
   }
 
   /// Sets the expected tag before `finish()` when decrypting.
@@ -57,7 +57,7 @@ final class CipherContext {
     let status = tag.withUnsafeMutableBytes { tag in
       EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, Int32(tag.count), tag.baseAddress)
     }
-    guard status == 1 else { throw CryptoError.libraryFailure("AES-256-GCM set tag") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM set tag") }
   }
 
   /// Completes the operation. When decrypting, `false` means the tag did not match.
@@ -76,7 +76,7 @@ final class CipherContext {
   /// Copies the tag out after an encrypting `finish()`.
   func tag(into output: UnsafeMutableBufferPointer<UInt8>) throws {
     let status = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, Int32(output.count), output.baseAddress)
-    guard status == 1 else { throw CryptoError.libraryFailure("AES-256-GCM get tag") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM get tag") }
   }
 
   private static func cLength(_ count: Int) throws -> Int32 {

@@ -10,7 +10,7 @@ package struct CryptoError: Error, Sendable, CustomStringConvertible {
     case invalidParameters
     case malformedInput
     case authenticationFailed
-    case libraryFailure
+    case openSSLFailure
   }
 
   let code: Code
@@ -61,7 +61,7 @@ extension CryptoError {
   }
 
   /// A libcrypto call failed for a reason other than bad input (allocation, missing provider).
-  static func libraryFailure(_ operation: String) -> CryptoError {
-    CryptoError(.libraryFailure, "\(operation) failed", openSSLReason: OpenSSLErrorQueue.takeAll())
+  static func openSSLFailure(_ operation: String) -> CryptoError {
+    CryptoError(.openSSLFailure, "\(operation) failed", openSSLReason: OpenSSLErrorQueue.takeAll())
   }
 }

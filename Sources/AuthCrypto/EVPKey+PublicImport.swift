@@ -36,14 +36,14 @@ extension EVPKey {
   /// Builds the parameters with `push` and imports them. The builder reads what `push` gave it only in
   /// `OSSL_PARAM_BLD_to_param`, so those pointers must stay valid until this returns.
   private static func importPublicKey(type: String, push: (OpaquePointer) -> Bool) throws -> OpaquePointer {
-    guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError.libraryFailure("OSSL_PARAM_BLD_new") }
+    guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError.openSSLFailure("OSSL_PARAM_BLD_new") }
     defer { OSSL_PARAM_BLD_free(builder) }
     guard push(builder), let parameters = OSSL_PARAM_BLD_to_param(builder) else {
-      throw CryptoError.libraryFailure("building \(type) key parameters")
+      throw CryptoError.openSSLFailure("building \(type) key parameters")
     }
     defer { OSSL_PARAM_free(parameters) }
     guard let context = EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
-      throw CryptoError.libraryFailure("EVP_PKEY_CTX_new_from_name(\(type))")
+      throw CryptoError.openSSLFailure("EVP_PKEY_CTX_new_from_name(\(type))")
     }
     defer { EVP_PKEY_CTX_free(context) }
     var key: OpaquePointer?
@@ -62,7 +62,7 @@ final class BigNumber {
   init(_ bytes: [UInt8]) throws {
     guard let count = Int32(exactly: bytes.count),
       let pointer = bytes.withNonNullBytes({ bytes, _ in BN_bin2bn(bytes, count, nil) })
-    else { throw CryptoError.libraryFailure("BN_bin2bn") }
+    else { throw CryptoError.openSSLFailure("BN_bin2bn") }
     self.pointer = pointer
   }
 

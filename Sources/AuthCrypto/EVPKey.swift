@@ -33,11 +33,11 @@ final class EVPKey {
   func rawPublicKey() throws -> [UInt8] {
     var length = 0
     guard EVP_PKEY_get_raw_public_key(pointer, nil, &length) == 1 else {
-      throw CryptoError.libraryFailure("EVP_PKEY_get_raw_public_key")
+      throw CryptoError.openSSLFailure("EVP_PKEY_get_raw_public_key")
     }
     var key = [UInt8](repeating: 0, count: length)
     guard EVP_PKEY_get_raw_public_key(pointer, &key, &length) == 1 else {
-      throw CryptoError.libraryFailure("EVP_PKEY_get_raw_public_key")
+      throw CryptoError.openSSLFailure("EVP_PKEY_get_raw_public_key")
     }
     return Array(key.prefix(length))
   }
@@ -48,16 +48,16 @@ final class EVPKey {
     // Only `context.pointer` is used below; keep the owner alive until the last C call.
     return try withExtendedLifetime(context) {
       guard EVP_DigestSignInit(context.pointer, nil, digest?.pointer, nil, pointer) == 1 else {
-        throw CryptoError.libraryFailure("EVP_DigestSignInit")
+        throw CryptoError.openSSLFailure("EVP_DigestSignInit")
       }
       return try message.withNonNullBytes { bytes, count in
         var length = 0
         guard EVP_DigestSign(context.pointer, nil, &length, bytes, count) == 1 else {
-          throw CryptoError.libraryFailure("EVP_DigestSign")
+          throw CryptoError.openSSLFailure("EVP_DigestSign")
         }
         var signature = [UInt8](repeating: 0, count: length)
         guard EVP_DigestSign(context.pointer, &signature, &length, bytes, count) == 1 else {
-          throw CryptoError.libraryFailure("EVP_DigestSign")
+          throw CryptoError.openSSLFailure("EVP_DigestSign")
         }
         return Array(signature.prefix(length))
       }
@@ -83,7 +83,7 @@ final class DigestContext {
   let pointer: OpaquePointer
 
   init() throws {
-    guard let pointer = EVP_MD_CTX_new() else { throw CryptoError.libraryFailure("EVP_MD_CTX_new") }
+    guard let pointer = EVP_MD_CTX_new() else { throw CryptoError.openSSLFailure("EVP_MD_CTX_new") }
     self.pointer = pointer
   }
 

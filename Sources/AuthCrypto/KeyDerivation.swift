@@ -59,7 +59,7 @@ package enum KeyDerivation {
         }
       }
     }
-    guard status == 1 else { throw CryptoError.libraryFailure("PBKDF2-HMAC-SHA256") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("PBKDF2-HMAC-SHA256") }
   }
 
   static func scrypt(
@@ -87,7 +87,7 @@ package enum KeyDerivation {
         }
       }
     }
-    guard status == 1 else { throw CryptoError.libraryFailure("scrypt") }
+    guard status == 1 else { throw CryptoError.openSSLFailure("scrypt") }
   }
 
   /// The bytes OpenSSL will allocate, by its own formula (128·r·p + 128·r·(N + 2)); `nil` on overflow.

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CryptoErrorTests {
   @Test func descriptionNamesTheOperationAndOpenSSLReason() {
-    let error = CryptoError(.libraryFailure, "EVP_DigestSign failed", openSSLReason: "error:1C800066:Provider routines")
+    let error = CryptoError(.openSSLFailure, "EVP_DigestSign failed", openSSLReason: "error:1C800066:Provider routines")
     #expect(error.description == "CryptoError: EVP_DigestSign failed (OpenSSL: error:1C800066:Provider routines)")
     #expect(CryptoError.malformedInput("bad").description == "CryptoError: bad")
   }
