@@ -9,13 +9,19 @@
 Starts the Django test server (Tests/Servers/serve.py --quiet, under the repo's .venv python), writes a
 temp config whose `default` profile is the SimpleJWT API of README.md ("The `rest` provider": login,
 refresh, logout and user endpoints), and starts ONE long-lived sidecar in a temp state dir. Then, per
-iteration and interleaved (the side that goes first alternates):
+iteration and interleaved (each side goes first equally often):
 
   (a) `login` {account, password} through the sidecar, request written -> answer read,
-      vs the same HTTP calls made with http.client over one kept-alive connection: POST /api/token/
+      vs the same HTTP calls made with http.client (one HTTPConnection; the test server answers
+      `Connection: close`, so both sides reconnect per request): POST /api/token/
       with the same JSON body, then GET /api/me/ with the new access token if (and only if) the
       sidecar's login fetches the user too;
   (b) `getUser` {"refresh": true} through the sidecar vs GET /api/me/ with the Bearer token.
+
+A third side, "URLSession alone", makes the same HTTP calls through the sidecar's HTTP worker
+(`auth-sidecar-http`) driven directly over its socket: the toolchain's URLSession and nothing of the
+sidecar. It splits the difference into the platform's share and the sidecar's own (worker IPC, store,
+JSON-RPC). The run also times one 4 KiB write + fdatasync in the state dir: a `login` commits once, durably.
 
 Which HTTP calls each side makes is not assumed: before timing, a few calls of each kind are made on
 each side alone and the server's /_test/counters compared; the run stops if they differ. After the
@@ -35,11 +41,13 @@ import sys
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 
 import argparse
+import base64
 import http.client
 import json
 import os
 import platform
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -282,6 +290,105 @@ class Direct:
         return elapsed
 
 
+class WorkerOnly:
+    """The same HTTP calls through the sidecar's HTTP worker (`auth-sidecar-http`) driven directly over its
+    socket: URLSession plus the worker's framing, without the sidecar. Separates what the platform's
+    URLSession costs from what the sidecar itself adds. Speaks the worker's internal wire format (version 1,
+    Sources/AuthHTTP/Worker/WorkerMessage.swift); a change there fails this run loudly."""
+
+    HELLO = {"type": "hello", "version": 1, "logLevel": "error", "policy": {
+        "connectTimeoutNs": 10_000_000_000, "totalTimeoutNs": 30_000_000_000, "maxResponseBytes": 1_048_576,
+        "maxAttempts": 3, "backoffBaseNs": 250_000_000, "backoffCapNs": 4_000_000_000,
+        "maxRetryAfterNs": 30_000_000_000}}
+
+    def __init__(self, worker_binary, base_url, login_fetches_user):
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen([str(worker_binary)], stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL)
+        theirs.close()
+        self.socket = ours
+        self.socket.settimeout(ANSWER_TIMEOUT)
+        self.stream = ours.makefile("rwb")
+        self.base_url = base_url
+        self.login_fetches_user = login_fetches_user
+        self.login_body = base64.b64encode(json.dumps({"username": USERNAME, "password": PASSWORD}).encode()).decode()
+        self.next_id = 0
+        self.access = None
+        self._write(self.HELLO)
+
+    def _write(self, message):
+        self.stream.write(json.dumps(message).encode() + b"\n")
+        self.stream.flush()
+
+    def _call(self, method, path, body=None, token=None):
+        self.next_id += 1
+        headers = [["Accept", "application/json"]]
+        if body is not None:
+            headers.append(["Content-Type", "application/json"])
+        if token is not None:
+            headers.append(["Authorization", f"Bearer {token}"])
+        message = {"type": "send", "id": self.next_id, "method": method, "url": self.base_url + path,
+                   "headers": headers, "idempotent": method == "GET", "redirectLimit": 3}
+        if body is not None:
+            message["body"] = body
+        self._write(message)
+        while True:
+            line = self.stream.readline()
+            if not line:
+                raise Broken(f"the HTTP worker exited (status {self.process.poll()})")
+            answer = json.loads(line)
+            if answer.get("id") == self.next_id:
+                break
+        if answer.get("type") != "response" or answer.get("status") != 200:
+            raise Broken(f"worker {method} {path} answered {answer}")
+        return json.loads(base64.b64decode(answer.get("body", "")))
+
+    def login(self):
+        started = time.perf_counter_ns()
+        tokens = self._call("POST", "/api/token/", self.login_body)
+        self.access = tokens["access"]
+        if self.login_fetches_user:
+            user = self._call("GET", "/api/me/", token=self.access)
+        elapsed = time.perf_counter_ns() - started
+        if self.login_fetches_user and user.get("username") != USERNAME:
+            raise Broken(f"worker login: wrong user {user}")
+        return elapsed
+
+    def get_user(self):
+        started = time.perf_counter_ns()
+        user = self._call("GET", "/api/me/", token=self.access)
+        elapsed = time.perf_counter_ns() - started
+        if user.get("username") != USERNAME:
+            raise Broken(f"worker getUser: wrong user {user}")
+        return elapsed
+
+    def close(self):
+        self.stream.close()
+        self.socket.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def durable_write_ms(directory, rounds=50):
+    """p50 of one 4 KiB write + fdatasync in `directory`: what one durable SQLite commit costs on this
+    disk at least (a `login` makes exactly one; a `getUser` whose user did not change makes none)."""
+    path = directory / "fdatasync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        times = []
+        for _ in range(rounds):
+            started = time.perf_counter_ns()
+            os.pwrite(fd, os.urandom(4096), 0)
+            os.fdatasync(fd)
+            times.append((time.perf_counter_ns() - started) / 1e6)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return percentile(times, 0.5)
+
+
 def sidecar_login(sidecar):
     elapsed, result = sidecar.request("login", {"account": USERNAME, "password": PASSWORD})
     if (result.get("user") or {}).get("username") != USERNAME:
@@ -363,36 +470,43 @@ def main():
         direct.login()
         direct_login = per_call(server, CALIBRATION_CALLS, direct.login)
         direct_user = per_call(server, CALIBRATION_CALLS, direct.get_user)
-        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}")
-        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}", flush=True)
-        if side_login != direct_login or side_user != direct_user:
-            raise Broken("the two sides do not make the same HTTP calls; the comparison would be unfair")
+        worker = WorkerOnly(binary.parent / "auth-sidecar-http", server.url, direct.login_fetches_user)
+        worker_login = per_call(server, CALIBRATION_CALLS, worker.login)
+        worker_user = per_call(server, CALIBRATION_CALLS, worker.get_user)
+        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}   URLSession {worker_login}")
+        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}   URLSession {worker_user}",
+              flush=True)
+        if not side_login == direct_login == worker_login or not side_user == direct_user == worker_user:
+            raise Broken("the sides do not make the same HTTP calls; the comparison would be unfair")
 
-        timings = {"login": {"sidecar": [], "direct": []}, "getUser": {"sidecar": [], "direct": []}}
-        pairs = [
-            ("login", lambda: sidecar_login(sidecar), direct.login),
-            ("getUser", lambda: sidecar_get_user(sidecar), direct.get_user),
+        sides = ("sidecar", "urlsession", "direct")
+        timings = {method: {side: [] for side in sides} for method in ("login", "getUser")}
+        actions = [
+            ("login", {"sidecar": lambda: sidecar_login(sidecar), "urlsession": worker.login, "direct": direct.login}),
+            ("getUser", {"sidecar": lambda: sidecar_get_user(sidecar), "urlsession": worker.get_user,
+                         "direct": direct.get_user}),
         ]
         for _ in range(args.warmup):
-            for _, via_sidecar, via_direct in pairs:
-                via_sidecar()
-                via_direct()
+            for _, by_side in actions:
+                for side in sides:
+                    by_side[side]()
         server.reset()
         for i in range(args.iterations):
-            for method, via_sidecar, via_direct in pairs:
-                order = [("sidecar", via_sidecar), ("direct", via_direct)]
-                if i % 2:
-                    order.reverse()
-                for side, action in order:
-                    timings[method][side].append(action())
+            for method, by_side in actions:
+                # Each side goes first, second and third equally often.
+                for k in range(len(sides)):
+                    side = sides[(i + k) % len(sides)]
+                    timings[method][side].append(by_side[side]())
         counted = server.requests()
         expected = {}
-        for calls in (side_login, side_user, direct_login, direct_user):
+        for calls in (side_login, side_user, direct_login, direct_user, worker_login, worker_user):
             for key, n in calls.items():
                 expected[key] = expected.get(key, 0) + n * args.iterations
         if counted != expected:
             raise Broken(f"server requests during the timed loop {counted}, expected {expected}")
         wall = time.monotonic() - started
+        worker.close()
+        durable_ms = durable_write_ms(workdir / "state")
         status = sidecar.close()
         sidecar = None
         if status != 0:
@@ -416,23 +530,29 @@ def main():
         print(f"note: {note}")
     print()
     print("| method | HTTP calls | sidecar p50 | sidecar p95 | direct p50 | direct p95 | p50 diff (sidecar - direct) "
-          "| median paired diff | bar < 1 ms |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+          "| median paired diff | bar < 1 ms | URLSession alone p50 | of the diff: URLSession | of the diff: sidecar |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
     verdicts = {}
     for method, calls in (("login", side_login), ("getUser", side_user)):
-        side = [t / 1e6 for t in timings[method]["sidecar"]]
-        direct_ms = [t / 1e6 for t in timings[method]["direct"]]
+        side, alone, direct_ms = ([t / 1e6 for t in timings[method][name]] for name in sides)
         diff = percentile(side, 0.5) - percentile(direct_ms, 0.5)
         paired = percentile([a - b for a, b in zip(side, direct_ms)], 0.5)
+        platform_share = percentile(alone, 0.5) - percentile(direct_ms, 0.5)
         verdict = "PASS" if diff < BAR_MS else "FAIL"
         verdicts[method] = verdict
         described = " + ".join(f"{n}x {key}" if n > 1 else key for key, n in sorted(calls.items(), reverse=True))
         print(f"| {method} | {described} | {percentile(side, 0.5):.2f} | {percentile(side, 0.95):.2f} "
               f"| {percentile(direct_ms, 0.5):.2f} | {percentile(direct_ms, 0.95):.2f} | {diff:+.2f} "
-              f"| {paired:+.2f} | {verdict} |")
+              f"| {paired:+.2f} | {verdict} | {percentile(alone, 0.5):.2f} | {platform_share:+.2f} "
+              f"| {diff - platform_share:+.2f} |")
     print()
     print("Times in ms, nearest-rank percentiles, request written -> answer read. Password hashing (Django "
           "PBKDF2) happens at the server on both sides, so it is in both columns of `login`.")
+    print("URLSession alone: the same HTTP calls through the sidecar's HTTP worker driven directly (the "
+          "toolchain's URLSession + the worker's framing), splitting the difference into what the platform's "
+          "URLSession costs and what the sidecar adds on top (IPC to the worker, the store, JSON-RPC).")
+    print(f"One durable write (4 KiB + fdatasync) in the state dir: p50 {durable_ms:.2f} ms. `login` commits "
+          "its session with exactly one (synchronous=FULL); `getUser` whose user did not change commits nothing.")
     for method, verdict in verdicts.items():
         print(f"{verdict}: the sidecar adds under {BAR_MS:g} ms at p50 to {method}")
     return 0
