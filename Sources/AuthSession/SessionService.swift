@@ -98,26 +98,46 @@ package final class SessionService: Sendable {
     }
     if fetchFromServer {
       do {
-        let user = try await profile.provider.fetchUser(record)
-        let json = JSONWriter.encode(.object(user.json))
-        // Only a changed user costs a (synced) write: most fetches confirm what is cached.
-        if json != record.userJSON {
-          let (generation, now) = (record.generation, clock.now())
-          _ = try await Blocking.run { [stores] in
-            try stores.get().write {
-              try $0.updateCachedUser(profile: name, generation: generation, userJSON: json, at: now)
-            }
-          }
-          record.userJSON = json
-        }
+        record = try await fetchAndCacheUser(name, record, profile)
       } catch let error as ProviderError where error.isTransient {
         log.warning("profile \(name): user fetch failed (\(error.code)); answering from the cache")
         stale = true
       } catch let error as ProviderError where error.code == .sessionRejected {
-        try await expire(name, generation: record.generation)
+        // The server refused an access token our clock still calls valid: it was revoked, another process
+        // sharing the store has just rotated it, or the server's clock runs ahead. Only the refresh token can
+        // tell a dead session from a dead access token, so spend it (single flight, adopting a token another
+        // process stored meanwhile) and ask once more; a refused refresh expires the session as usual.
+        log.info("profile \(name): the server refused the access token (\(error.detail)); refreshing")
+        guard record.refreshToken != nil else { try await expire(name, generation: record.generation) }
+        do {
+          record = try await refreshed(name, profile, force: true, refused: record)
+          record = try await fetchAndCacheUser(name, record, profile)
+        } catch let error as ProviderError where error.isTransient {
+          log.warning("profile \(name): retry after the refused token failed (\(error.code)); answering stale")
+          stale = true
+        } catch let error as ProviderError where error.code == .sessionRejected {
+          try await expire(name, generation: record.generation)
+        }
       }
     }
     return (SessionSnapshot(record), stale)
+  }
+
+  /// Fetches the user from the server and caches it; only a changed user costs a (synced) write, since most
+  /// fetches confirm what is cached.
+  private func fetchAndCacheUser(_ name: String, _ record: SessionRecord, _ profile: Profile) async throws
+    -> SessionRecord
+  {
+    let user = try await profile.provider.fetchUser(record)
+    let json = JSONWriter.encode(.object(user.json))
+    guard json != record.userJSON else { return record }
+    let (generation, now) = (record.generation, clock.now())
+    _ = try await Blocking.run { [stores] in
+      try stores.get().write { try $0.updateCachedUser(profile: name, generation: generation, userJSON: json, at: now) }
+    }
+    var updated = record
+    updated.userJSON = json
+    return updated
   }
 
   /// Refreshes when inside the margin, or always with `force`.
@@ -133,10 +153,14 @@ package final class SessionService: Sendable {
   }
 
   /// Joins the refresh in flight for this profile, or starts one.
-  private func refreshed(_ name: String, _ profile: Profile, force: Bool) async throws -> SessionRecord {
+  /// - Parameter refused: the session whose access token the server just refused; when the store already
+  ///   holds another token for it, that one is adopted instead of refreshing again.
+  private func refreshed(_ name: String, _ profile: Profile, force: Bool, refused: SessionRecord? = nil) async throws
+    -> SessionRecord
+  {
     let (task, started) = refreshes.withLock { tasks in
       if let running = tasks[name] { return (running, false) }
-      let task = Task { try await self.refreshHoldingLock(name, profile, force: force) }
+      let task = Task { try await self.refreshHoldingLock(name, profile, force: force, seen: refused) }
       tasks[name] = task
       return (task, true)
     }
@@ -145,8 +169,11 @@ package final class SessionService: Sendable {
     return try result.get()
   }
 
-  private func refreshHoldingLock(_ name: String, _ profile: Profile, force: Bool) async throws -> SessionRecord {
-    let seen = try await currentSession(name, profile)
+  private func refreshHoldingLock(_ name: String, _ profile: Profile, force: Bool, seen known: SessionRecord?)
+    async throws -> SessionRecord
+  {
+    let seen: SessionRecord
+    if let known { seen = known } else { seen = try await currentSession(name, profile) }
     return try await stores.get().withProfileLock(name) {
       let current = try await currentSession(name, profile)
       // Someone got here first — a refresh in another process, or a new login: use its result

@@ -263,4 +263,59 @@ import Testing
     #expect(try fixture.session() == nil)
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
   }
+  // MARK: - An access token refused before its expiry
+
+  @Test func aRevokedAccessTokenIsRefreshedOnceAndTheFetchRetried() async throws {
+    let fixture = try await SessionFixture()
+    let server = TestProvider(fixture.local)
+    let service = fixture.service([(ProfileConfig(name: "default"), server)])
+    let login = try await service.login()
+    let refused = try #require(try fixture.session()).accessToken.withUnsafeBytes { Array($0) }
+    server.revokedAccessTokens.withLock { $0.append(refused) }
+
+    let (snapshot, stale) = try await service.getUser(profile: "default", fetchFromServer: true)
+    #expect(!stale)
+    #expect(snapshot.user == login.user)
+    #expect(snapshot.accessToken != login.accessToken)
+    #expect(server.refreshCount.withLock { $0 } == 1)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .refreshed)])
+  }
+
+  @Test func aTokenStoredByAnotherProcessIsAdoptedInsteadOfRefreshingAgain() async throws {
+    let fixture = try await SessionFixture()
+    // Another process sharing the store rotates the tokens while this one's fetch is on the wire; the server
+    // revokes the old access token when it answers that refresh, so this fetch is refused.
+    let other = fixture.service(
+      [(ProfileConfig(name: "default"), fixture.local)], stores: LazyStore { try openStore(fixture.directory) })
+    let server = TestProvider(fixture.local) { current in
+      _ = try await other.refreshToken(profile: "default", force: true)
+      return [current.accessToken.withUnsafeBytes { Array($0) }]
+    }
+    let service = fixture.service([(ProfileConfig(name: "default"), server)])
+    _ = try await service.login()
+
+    let (snapshot, stale) = try await service.getUser(profile: "default", fetchFromServer: true)
+    #expect(!stale)
+    #expect(snapshot.accessToken == text(try fixture.session()?.accessToken))
+    // Adopted, not refreshed again: one rotation in all, by the other process.
+    #expect(server.refreshCount.withLock { $0 } == 0)
+    #expect(try fixture.refreshTokenCounts() == (2, 1))
+  }
+
+  @Test func aRefusedTokenWhoseRefreshIsRefusedTooExpiresTheSession() async throws {
+    let fixture = try await SessionFixture()
+    let server = TestProvider(fixture.local)
+    let service = fixture.service([(ProfileConfig(name: "default"), server)])
+    _ = try await service.login()
+    let record = try #require(try fixture.session())
+    server.revokedAccessTokens.withLock { $0.append(record.accessToken.withUnsafeBytes { Array($0) }) }
+    // The server ended the whole session: the refresh token is dead too.
+    _ = try await fixture.local.revoke(record)
+
+    await #expect(throws: SessionError(.sessionExpired)) {
+      try await service.getUser(profile: "default", fetchFromServer: true)
+    }
+    #expect(try fixture.session() == nil)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
+  }
 }

@@ -52,11 +52,19 @@ final class TestProvider: IdentityProvider {
   /// Thrown by refresh and fetchUser instead of asking the local provider.
   let networkFailure: ProviderError?
   let revocation: Revocation
+  /// Access tokens the "server" has revoked: `fetchUser` refuses them as a resource server would (a 401).
+  let revokedAccessTokens = Mutex<[[UInt8]]>([])
+  /// How many times `refresh` reached the local provider.
+  let refreshCount = Mutex(0)
+  /// Runs once, at the first `fetchUser`, before the token is checked; returns tokens to revoke at the "server".
+  private let onFirstFetch: Mutex<(@Sendable (SessionRecord) async throws -> [[UInt8]])?>
 
   init(
     _ base: LocalProvider, supportsRegistration: Bool = true, refreshGate: Signal? = nil,
-    networkFailure: ProviderError? = nil, revocation: Revocation = .local
+    networkFailure: ProviderError? = nil, revocation: Revocation = .local,
+    onFirstFetch: (@Sendable (SessionRecord) async throws -> [[UInt8]])? = nil
   ) {
+    self.onFirstFetch = Mutex(onFirstFetch)
     self.base = base
     self.supportsRegistration = supportsRegistration
     self.refreshGate = refreshGate
@@ -80,6 +88,7 @@ final class TestProvider: IdentityProvider {
       await refreshGate.wait()
     }
     if let networkFailure { throw networkFailure }
+    refreshCount.withLock { $0 += 1 }
     return try await base.refresh(current, profile: profile, commit: commit)
   }
 
@@ -93,6 +102,14 @@ final class TestProvider: IdentityProvider {
 
   func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
     if let networkFailure { throw networkFailure }
+    if let first = onFirstFetch.withLock({ hook in defer { hook = nil }; return hook }) {
+      let revoked = try await first(current)
+      revokedAccessTokens.withLock { $0.append(contentsOf: revoked) }
+    }
+    let token = current.accessToken.withUnsafeBytes { Array($0) }
+    if revokedAccessTokens.withLock({ $0.contains(token) }) {
+      throw ProviderError(.sessionRejected, "test: the access token was revoked at the server")
+    }
     return try await base.fetchUser(current)
   }
 }
