@@ -15,6 +15,7 @@ let package = Package(
     // MARK: C libraries from the system
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
     .systemLibrary(name: "CSubprocess"),
 
@@ -66,10 +67,14 @@ let package = Package(
       dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "AuthJSON", "auth-sidecar-http"],
       exclude: ["Fixtures"]),
 
-    // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
+    // MARK: AuthHTML — libxml2's HTML parser, the page copied into a small Swift DOM: forms, selectors, text
+    .target(name: "AuthHTML", dependencies: ["CLibXML2"]),
+    .testTarget(name: "AuthHTMLTests", dependencies: ["AuthHTML"]),
+
+    // MARK: AuthProviders — the identity providers behind one protocol: local accounts, REST, OAuth2, HTML form
     .target(
       name: "AuthProviders",
-      dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig"]),
+      dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig", "AuthHTML"]),
     .testTarget(
       name: "AuthProvidersTests",
       dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP"]),
