@@ -40,7 +40,7 @@ let package = Package(
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
 
     // MARK: AuthConfig — the profiles config file
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation"]),
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML"]),
     .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
