@@ -114,6 +114,21 @@ extension WriteTransaction {
       [.blob(sealed), .integer(time), .text(profile)]) == 1
   }
 
+  /// Replaces only the provider state (the form provider's cookie jar after the site rotated a cookie) of the
+  /// session at `generation`; tokens and user are left alone, for the reason `updateCachedUser` gives.
+  /// - Returns: false, changing nothing, when the session is gone or at another generation.
+  package func updateProviderState(profile: String, generation: Int64, state: [UInt8], at time: Int64) throws -> Bool {
+    let current = try db.row(
+      "SELECT p.generation FROM sessions s JOIN profiles p ON p.profile = s.profile WHERE s.profile = ?",
+      [.text(profile)]
+    ) { $0.integer(0) }
+    guard current == generation else { return false }
+    let sealed = try sealer.seal(state, "sessions", "provider_state", row: profile)
+    return try db.run(
+      "UPDATE sessions SET provider_state = ?, updated_at = ? WHERE profile = ?",
+      [.blob(sealed), .integer(time), .text(profile)]) == 1
+  }
+
   /// Logs the profile out locally: tokens, cookies and the cached user are deleted (secure_delete zeroes them
   /// in the file) and the generation rises, so in-flight refreshes are discarded. Idempotent.
   /// The last account survives; see `forgetLastAccount(profile:)`.

@@ -1,0 +1,74 @@
+import AuthConfig
+import AuthHTML
+import AuthHTTP
+import AuthJSON
+
+/// Reads the user off the configured user page: a JSON document through field paths, or an HTML page through
+/// selectors. Which user the page shows is the session's proof of life, so a page that shows the login form
+/// instead says the session is gone.
+enum FormUserPage {
+  /// - Parameter fallbackUsername: the username when the page shows none (the account typed at login, or the
+  ///   cached user's).
+  /// - Throws: `ProviderError` — `sessionRejected` when the page shows a login form, `badResponse` when it
+  ///   shows no user.
+  static func user(
+    _ response: HTTPResponse, _ fields: FormProviderConfig.UserFields, fallbackUsername: String?
+  ) throws -> UserInfo {
+    switch fields {
+    case .json(let paths):
+      guard let object = RESTAnswer.json(response.body)?.objectValue else {
+        // A site that answers its JSON URL with the login page when logged out.
+        if HTMLDocument(parsing: response.body, charset: charset(response)).forms.contains(where: \.hasPasswordInput) {
+          throw ProviderError(.sessionRejected, "the user page shows a login form")
+        }
+        throw ProviderError(.badResponse, "the user page is not a JSON object")
+      }
+      guard let user = RESTAnswer.user(object, paths, fallbackUsername: fallbackUsername) else {
+        throw ProviderError(.badResponse, "the user page has no user")
+      }
+      return user
+    case .html(let selectors):
+      let document = HTMLDocument(parsing: response.body, charset: charset(response))
+      if document.forms.contains(where: \.hasPasswordInput) {
+        throw ProviderError(.sessionRejected, "the user page shows a login form")
+      }
+      func text(_ selector: HTMLSelector?) -> String? {
+        guard let selector, let element = document.select(selector).first else { return nil }
+        let text = element.visibleText
+        return text.isEmpty ? nil : text
+      }
+      let id = text(selectors.id)
+      guard let username = text(selectors.username) ?? fallbackUsername ?? id else {
+        throw ProviderError(.badResponse, "the user page has no user")
+      }
+      // Without a user on the page there is no sign that it is the logged-in one.
+      guard id != nil || text(selectors.username) != nil else {
+        throw ProviderError(.badResponse, "the user page shows none of the configured fields")
+      }
+      return UserInfo(
+        id: id ?? username, username: username, email: text(selectors.email), phone: text(selectors.phone),
+        displayName: text(selectors.displayName))
+    }
+  }
+
+  /// The `charset` parameter of the answer's `Content-Type`, if any.
+  static func charset(_ response: HTTPResponse) -> String? {
+    guard let type = response.header("content-type") else { return nil }
+    for parameter in type.split(separator: ";").dropFirst() {
+      let pair = parameter.split(separator: "=", maxSplits: 1)
+      guard pair.count == 2, pair[0].trimmingCharacters(in: " \t").lowercased() == "charset" else { continue }
+      let value = pair[1].trimmingCharacters(in: " \t\"")
+      return value.isEmpty ? nil : String(value)
+    }
+    return nil
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters(in set: String) -> Substring {
+    var text = self
+    while let first = text.first, set.contains(first) { text = text.dropFirst() }
+    while let last = text.last, set.contains(last) { text = text.dropLast() }
+    return text
+  }
+}
