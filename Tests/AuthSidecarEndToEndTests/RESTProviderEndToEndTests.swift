@@ -490,9 +490,9 @@ extension RESTProviderEndToEndTests {
     private var nextID = 1
     private(set) var notifications: [[String: Any]] = []
 
-    init(config: String, fixture: StateFixture) throws {
+    init(config: String, fixture: StateFixture, logLevel: String = "debug") throws {
       live = try LiveSidecar(
-        ["--config", config, "--log-level", "debug"], environment: fixture.environment,
+        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
         workingDirectory: fixture.workingDirectory, captureStderr: true)
     }
 
