@@ -55,9 +55,9 @@ import Testing
 
     let counters = try harness.counters()
     #expect(REST.count(counters, "login", "form") == 1)
-    // The login's redirect to the profile (followed, as a browser does), the login's own check of the user page,
-    // getUser {refresh: true}, and the forced refresh.
-    #expect(REST.count(counters, "user", "form") == 4)
+    // The login's redirect to the profile (followed, as a browser does, and read for the user), getUser
+    // {refresh: true}, and the forced refresh.
+    #expect(REST.count(counters, "user", "form") == 3)
     #expect(REST.count(counters, "csrf_rejected", "form") == 0)
     _ = sidecar.finish()
   }

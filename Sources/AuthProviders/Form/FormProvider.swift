@@ -78,7 +78,12 @@ package final class FormProvider: IdentityProvider {
     }
     let user: UserInfo
     do {
-      user = try await fetchUser(with: &browser, fallbackUsername: account.text)
+      if posted.redirected, posted.url == config.user.url, (200..<300).contains(response.status) {
+        // The login landed on the user page (Django's `next`): read it there instead of asking again.
+        user = try FormUserPage.user(response, config.user.fields, fallbackUsername: account.text)
+      } else {
+        user = try await fetchUser(with: &browser, fallbackUsername: account.text)
+      }
     } catch let error as ProviderError where error.code == .sessionRejected {
       // The site just said yes, then does not know us: the success rules are too weak for this site.
       throw ProviderError(.badResponse, "the user page refused the session the login just made")
