@@ -275,18 +275,9 @@ import Testing
 
 extension FormProviderEndToEndTests {
   /// One Django server, a state dir and a config file with the form profiles, for one test.
-  final class Harness {
-    let server: AuthServerProcess
-    let fixture: StateFixture
-    let configPath: String
-    private var serverStopped = false
-
+  final class Harness: ServerHarness {
     init(_ name: String, timeoutSeconds: Int = 10) throws {
-      server = try AuthServerProcess()
-      fixture = try StateFixture("form-\(name)")
-      configPath = fixture.root + "/config.json"
-      try Data(Self.config(url: server.url, timeoutSeconds: timeoutSeconds).utf8)
-        .write(to: URL(fileURLWithPath: configPath))
+      try super.init("form-\(name)") { url in Self.config(url: url, timeoutSeconds: timeoutSeconds) }
     }
 
     static func config(url: String, timeoutSeconds: Int) -> String {
@@ -337,46 +328,6 @@ extension FormProviderEndToEndTests {
         }
       }}
       """#
-    }
-
-    func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> REST.Sidecar {
-      try REST.Sidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel)
-    }
-
-    /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
-    func copyOfState(_ name: String) throws -> StateFixture {
-      let copy = try StateFixture(name)
-      let cp = Process()
-      cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-      cp.arguments = ["-a", fixture.stateDirectory, copy.stateDirectory]
-      try cp.run()
-      cp.waitUntilExit()
-      guard cp.terminationStatus == 0 else { throw FixtureError("cp -a of the state dir failed") }
-      return copy
-    }
-
-    func stopServer() {
-      guard !serverStopped else { return }
-      serverStopped = true
-      server.stop()
-    }
-
-    func stop() {
-      stopServer()
-      fixture.remove()
-    }
-
-    func counters() throws -> [String: Any] {
-      let (status, data) = try REST.ControlHTTP.send("GET", server.url + "/_test/counters")
-      guard status == 200, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw FixtureError("counters: HTTP \(status)")
-      }
-      return object
-    }
-
-    func fault(_ fault: [String: Any]) throws {
-      let (status, _) = try REST.ControlHTTP.send("POST", server.url + "/_test/faults", json: fault)
-      guard (200..<300).contains(status) else { throw FixtureError("installing a fault: HTTP \(status)") }
     }
   }
 }
