@@ -123,6 +123,17 @@ final class FormStubSite: HTTPClient {
     #expect(post.redirects == .refuse)
   }
 
+  /// A page past the in-line limit is parsed on a thread of its own; the outcome is the same.
+  @Test func aLargeLoginPageIsParsedOffThePool() async throws {
+    let padding = String(repeating: "<p class=filler>lorem ipsum dolor sit amet</p>", count: 4_000)
+    let fixture = try Fixture { request in
+      guard request.method == "GET", request.url == Self.site + "/login" else { return Self.djangoLike(request) }
+      return FormStubSite.html(padding + Self.loginPage, headers: [HTTPHeader("Set-Cookie", "csrf=c00kie; Path=/")])
+    }
+    #expect(padding.utf8.count > FormUserPage.inlineParseLimit)
+    #expect(try await fixture.login().user.username == "alice")
+  }
+
   @Test func theFormAgainIsInvalidCredentials() async throws {
     let fixture = try Fixture()
     await #expect { try await fixture.login(password: "wrong") } throws: {

@@ -60,7 +60,7 @@ package final class FormProvider: IdentityProvider {
     guard (200..<300).contains(page.response.status) else {
       throw ProviderError(.badResponse, "the login page answered \(page.response.status)", status: page.response.status)
     }
-    let document = HTMLDocument(parsing: page.response.body, charset: FormUserPage.charset(page.response))
+    let document = try await FormUserPage.document(page.response)
     let login = try FormLoginPage(document, pageURL: page.url, config: config, origin: origin)
     // Not idempotent in general, but a form post that never reached the server is retried by the client.
     let posted = try await browser.send(
@@ -70,7 +70,7 @@ package final class FormProvider: IdentityProvider {
     if response.status == 403 {
       throw ProviderError(.badResponse, "the site refused the login post with 403 (its CSRF check)", status: 403)
     }
-    guard succeeded(posted, browser.jar) else {
+    guard try await succeeded(posted, browser.jar) else {
       if (200..<300).contains(response.status) || [400, 401, 422].contains(response.status) {
         throw ProviderError(.invalidCredentials, "form login refused (\(response.status), no success sign)")
       }
@@ -80,7 +80,7 @@ package final class FormProvider: IdentityProvider {
     do {
       if posted.redirected, posted.url == config.user.url, (200..<300).contains(response.status) {
         // The login landed on the user page (Django's `next`): read it there instead of asking again.
-        user = try FormUserPage.user(response, config.user.fields, fallbackUsername: account.text)
+        user = try await FormUserPage.user(response, config.user.fields, fallbackUsername: account.text)
       } else {
         user = try await fetchUser(with: &browser, fallbackUsername: account.text)
       }
@@ -93,11 +93,11 @@ package final class FormProvider: IdentityProvider {
   }
 
   /// Every configured rule holds; with none configured, the page the login ended on has no login form.
-  private func succeeded(_ exchange: FormBrowser.Exchange, _ jar: CookieJar) -> Bool {
+  private func succeeded(_ exchange: FormBrowser.Exchange, _ jar: CookieJar) async throws -> Bool {
     let rules = config.success
     if rules.sessionCookie == nil, rules.redirectPath == nil {
       guard (200..<400).contains(exchange.response.status) else { return false }
-      let document = HTMLDocument(parsing: exchange.response.body, charset: FormUserPage.charset(exchange.response))
+      let document = try await FormUserPage.document(exchange.response)
       return !document.forms.contains { $0.hasPasswordInput }
     }
     if let cookie = rules.sessionCookie, jar.named(cookie) == nil { return false }
@@ -175,7 +175,7 @@ package final class FormProvider: IdentityProvider {
     guard (200..<300).contains(response.status) else {
       throw ProviderError(.badResponse, "the user page answered \(response.status)", status: response.status)
     }
-    return try FormUserPage.user(response, config.user.fields, fallbackUsername: fallbackUsername)
+    return try await FormUserPage.user(response, config.user.fields, fallbackUsername: fallbackUsername)
   }
 
   private static func accept(_ fields: FormProviderConfig.UserFields) -> String {
@@ -200,7 +200,7 @@ package final class FormProvider: IdentityProvider {
     case .form(let url, let formID)?:
       let page = try await browser.send("GET", url, stopAt: loginPath)
       try Self.checkTransient(page.response)
-      let forms = HTMLDocument(parsing: page.response.body, charset: FormUserPage.charset(page.response)).forms
+      let forms = try await FormUserPage.document(page.response).forms
       let form = formID.map { id in forms.first { $0.id == id } } ?? forms.first { $0.method == "post" }
       entries = form?.controls.filter(\.isHidden).compactMap { control in control.entry.map { (control.name, $0) } } ?? []
       referer = page.url

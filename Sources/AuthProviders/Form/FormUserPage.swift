@@ -2,6 +2,7 @@ import AuthConfig
 import AuthHTML
 import AuthHTTP
 import AuthJSON
+import AuthSupport
 
 /// Reads the user off the configured user page: a JSON document through field paths, or an HTML page through
 /// selectors. Which user the page shows is the session's proof of life, so a page that shows the login form
@@ -13,12 +14,12 @@ enum FormUserPage {
   ///   shows no user.
   static func user(
     _ response: HTTPResponse, _ fields: FormProviderConfig.UserFields, fallbackUsername: String?
-  ) throws -> UserInfo {
+  ) async throws -> UserInfo {
     switch fields {
     case .json(let paths):
       guard let object = RESTAnswer.json(response.body)?.objectValue else {
         // A site that answers its JSON URL with the login page when logged out.
-        if HTMLDocument(parsing: response.body, charset: charset(response)).forms.contains(where: \.hasPasswordInput) {
+        if try await document(response).forms.contains(where: \.hasPasswordInput) {
           throw ProviderError(.sessionRejected, "the user page shows a login form")
         }
         throw ProviderError(.badResponse, "the user page is not a JSON object")
@@ -28,7 +29,7 @@ enum FormUserPage {
       }
       return user
     case .html(let selectors):
-      let document = HTMLDocument(parsing: response.body, charset: charset(response))
+      let document = try await document(response)
       if document.forms.contains(where: \.hasPasswordInput) {
         throw ProviderError(.sessionRejected, "the user page shows a login form")
       }
@@ -49,6 +50,18 @@ enum FormUserPage {
         id: id ?? username, username: username, email: text(selectors.email), phone: text(selectors.phone),
         displayName: text(selectors.displayName))
     }
+  }
+
+  /// Bodies past this size are parsed on a thread of their own (`Blocking`): a 1 MiB page takes libxml2 and the
+  /// copy tens of milliseconds, which must not hold a cooperative thread (two on this kind of machine) that
+  /// `validate` answers need. A typical login page is a few KiB and parses in microseconds, in line.
+  static let inlineParseLimit = 64 << 10
+
+  /// The answer's body as an HTML document, in its declared charset.
+  static func document(_ response: HTTPResponse) async throws -> HTMLDocument {
+    let (body, charset) = (response.body, charset(response))
+    guard body.count > inlineParseLimit else { return HTMLDocument(parsing: body, charset: charset) }
+    return try await Blocking.run { HTMLDocument(parsing: body, charset: charset) }
   }
 
   /// The `charset` parameter of the answer's `Content-Type`, if any.
