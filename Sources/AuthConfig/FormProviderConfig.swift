@@ -51,7 +51,8 @@ package struct FormProviderConfig: Sendable, Equatable {
     sessionLifetimeSeconds: Int = defaultSessionLifetimeSeconds, timeoutSeconds: Int = defaultTimeoutSeconds
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
-    precondition(Self.sessionLifetimeSecondsRange.contains(sessionLifetimeSeconds), "sessionLifetimeSeconds out of range")
+    precondition(
+      Self.sessionLifetimeSecondsRange.contains(sessionLifetimeSeconds), "sessionLifetimeSeconds out of range")
     self.loginURL = loginURL
     self.form = form
     self.accountField = accountField

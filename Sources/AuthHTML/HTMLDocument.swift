@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// An HTML page parsed by libxml2's HTML parser and copied into Swift memory as a flat, read-only tree.
 ///
@@ -7,9 +7,10 @@ import CLibXML2
 /// descendant tests and text content are loops over an array — no recursion, which a hostile page nested
 /// 100,000 deep would turn into a stack overflow.
 ///
-/// Parsing never fails: libxml2 recovers from any tag soup the way browsers roughly do, and bytes it cannot use
-/// give an empty document. It never touches the network or reads entities from outside (`HTML_PARSE_NONET`;
-/// the HTML parser loads no external DTD), and its error reports are off, so nothing reaches stderr.
+/// Parsing never fails on content: libxml2 recovers from any tag soup the way browsers roughly do, and bytes it
+/// cannot use give an empty document. It fails only when libxml2 itself cannot be loaded (see `LibXML2`). It
+/// never touches the network or reads entities from outside (`HTML_PARSE_NONET`; the HTML parser loads no
+/// external DTD), and its error reports are off, so nothing reaches stderr.
 package struct HTMLDocument: Sendable {
   package struct Node: Sendable {
     package enum Kind: Sendable { case element, text }
@@ -31,26 +32,27 @@ package struct HTMLDocument: Sendable {
   /// - Parameter charset: the charset the server declared (`Content-Type`), if any. Without it libxml2 reads the
   ///   page's `<meta charset>`; a page that declares nothing is taken as UTF-8 when it is valid UTF-8 (HTML's own
   ///   default, windows-1252, would garble every non-ASCII name).
-  package init(parsing bytes: [UInt8], charset: String? = nil) {
+  /// - Throws: `HTMLParserUnavailable` when libxml2 cannot be loaded.
+  package init(parsing bytes: [UInt8], charset: String? = nil) throws(HTMLParserUnavailable) {
+    let library = try LibXML2.shared.get()
     guard !bytes.isEmpty, bytes.count < Int(Int32.max) else {
       nodes = []
       return
     }
-    LibXML2.initialize()
     let encoding = charset ?? (Self.declaresCharset(bytes) || !Self.isUTF8(bytes) ? nil : "UTF-8")
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
         | HTML_PARSE_NONET.rawValue)
     let document = bytes.withUnsafeBufferPointer { buffer in
       buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
-        htmlReadMemory(pointer, Int32(buffer.count), nil, encoding, options)
+        library.readMemory(pointer, Int32(buffer.count), nil, encoding, options)
       }
     }
     guard let document else {
       nodes = []
       return
     }
-    defer { xmlFreeDoc(document) }
+    defer { library.freeDoc(document) }
     nodes = Self.copy(document)
   }
 
@@ -83,7 +85,8 @@ package struct HTMLDocument: Sendable {
       case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
         let index = nodes.count
         nodes.append(
-          Node(kind: .text, name: "", attributes: [], text: string(node.pointee.content), parent: parent, end: index + 1))
+          Node(
+            kind: .text, name: "", attributes: [], text: string(node.pointee.content), parent: parent, end: index + 1))
       default:
         // Comments, processing instructions, the DTD: nothing a form or a user field is made of.
         break

@@ -80,12 +80,17 @@ import Testing
           """#))
     #expect(form.form == .index(1))
     #expect(form.user.fields == .json(.init(displayName: .init(["profile", "name"]))))
-    #expect(form.logout == .init(url: "https://example.com/logout", method: "GET", csrf: .cookieHeader(cookie: "csrftoken", header: "X-CSRFToken")))
+    #expect(
+      form.logout
+        == .init(
+          url: "https://example.com/logout", method: "GET",
+          csrf: .cookieHeader(cookie: "csrftoken", header: "X-CSRFToken")))
   }
 
   @Test func theSettingsObjectAndItsRequiredPartsAreRequired() {
     Self.expect(ConfigFixtures.profile(#""provider": "form""#), path: "profiles.default.form")
-    Self.expect(Self.form(replacing: #""user": {"url": "https://a.example/me"}"#), path: "profiles.default.form.loginURL")
+    Self.expect(
+      Self.form(replacing: #""user": {"url": "https://a.example/me"}"#), path: "profiles.default.form.loginURL")
     Self.expect(Self.form(replacing: #""loginURL": "https://a.example/login""#), path: "profiles.default.form.user")
     Self.expect(
       Self.form(replacing: #""loginURL": "https://a.example/login", "user": {"format": "json"}"#),
@@ -123,7 +128,8 @@ import Testing
   }
 
   @Test func logoutAndCSRFURLsStayOnTheLoginOriginToo() {
-    Self.expect(Self.form(#""logout": {"url": "https://evil.example/logout"}"#), path: "profiles.default.form.logout.url")
+    Self.expect(
+      Self.form(#""logout": {"url": "https://evil.example/logout"}"#), path: "profiles.default.form.logout.url")
     Self.expect(
       Self.form(#""logout": {"url": "https://example.com/logout", "csrf": {"formURL": "https://evil.example/p"}}"#),
       path: "profiles.default.form.logout.csrf.formURL")
@@ -156,8 +162,14 @@ import Testing
   @Test(arguments: [
     (#"{"url": "https://example.com/me", "format": "xml"}"#, "profiles.default.form.user.format"),
     (#"{"url": "https://example.com/me", "format": "html"}"#, "profiles.default.form.user.fields"),
-    (#"{"url": "https://example.com/me", "format": "html", "fields": {"email": ".email"}}"#, "profiles.default.form.user.fields"),
-    (#"{"url": "https://example.com/me", "format": "html", "fields": {"id": "div > p"}}"#, "profiles.default.form.user.fields.id"),
+    (
+      #"{"url": "https://example.com/me", "format": "html", "fields": {"email": ".email"}}"#,
+      "profiles.default.form.user.fields"
+    ),
+    (
+      #"{"url": "https://example.com/me", "format": "html", "fields": {"id": "div > p"}}"#,
+      "profiles.default.form.user.fields.id"
+    ),
     (#"{"url": "https://example.com/me", "fields": {"id": "a..b"}}"#, "profiles.default.form.user.fields.id"),
   ])
   func userPagesAreCheckedAtLoad(user: String, path: String) {
@@ -176,7 +188,8 @@ import Testing
   }
 
   @Test func settingsForAnotherProviderAreRejected() {
-    Self.expect(Self.form().replacingOccurrences(of: #""provider": "form","#, with: #""provider": "form", "rest": {},"#),
+    Self.expect(
+      Self.form().replacingOccurrences(of: #""provider": "form","#, with: #""provider": "form", "rest": {},"#),
       path: "profiles.default.rest")
   }
 }

@@ -14,7 +14,7 @@ import Testing
     """
 
   @Test func aDjangoLoginFormIsReadAsABrowserWouldSubmitIt() throws {
-    let document = HTMLDocument(parsing: Array(Self.django.utf8))
+    let document = try HTMLDocument(parsing: Array(Self.django.utf8))
     let form = try #require(document.forms.first)
     #expect(form.id == "login-form")
     #expect(form.action == "/accounts/login/")
@@ -41,16 +41,16 @@ import Testing
       </form>
       <input form=f name=outside value=yes><input form=other name=elsewhere value=no>
       """
-    let form = try #require(HTMLDocument(parsing: Array(html.utf8)).forms.first)
+    let form = try #require(try HTMLDocument(parsing: Array(html.utf8)).forms.first)
     let entries = form.entries.map { "\($0.name)=\($0.value)" }
     #expect(entries == ["remember=on", "r=b", "lang=zh", "first=One", "note=line", "outside=yes"])
     #expect(form.method == "get")
     #expect(!form.hasPasswordInput)
   }
 
-  @Test func formsAreListedInDocumentOrder() {
+  @Test func formsAreListedInDocumentOrder() throws {
     let html = "<form id=a></form><div><form id=b><input type=password name=p></form></div>"
-    let forms = HTMLDocument(parsing: Array(html.utf8)).forms
+    let forms = try HTMLDocument(parsing: Array(html.utf8)).forms
     #expect(forms.map(\.id) == ["a", "b"])
     #expect(forms.map(\.hasPasswordInput) == [false, true])
   }

@@ -77,7 +77,8 @@ final class FormStubSite: HTTPClient {
       _ handler: @escaping FormStubSite.Handler = FormProviderTests.djangoLike
     ) throws {
       directory = try makeTemporaryDirectory()
-      let store = try Store(explicitStateDirectory: directory + "/state", environment: ["AUTH_SIDECAR_KEY": testStoreKey])
+      let store = try Store(
+        explicitStateDirectory: directory + "/state", environment: ["AUTH_SIDECAR_KEY": testStoreKey])
       stores = LazyStore { store }
       site = FormStubSite(handler)
       let config = FormProviderConfig(
@@ -176,7 +177,8 @@ final class FormStubSite: HTTPClient {
 
   @Test func a403ToThePostIsBadResponseWithItsStatus() async throws {
     let fixture = try Fixture { request in
-      request.method == "GET" ? FormStubSite.html(Self.loginPage) : FormStubSite.html("CSRF verification failed", status: 403)
+      request.method == "GET"
+        ? FormStubSite.html(Self.loginPage) : FormStubSite.html("CSRF verification failed", status: 403)
     }
     await #expect { try await fixture.login() } throws: { error in
       let error = error as? ProviderError

@@ -78,6 +78,22 @@ import Testing
     _ = sidecar.finish()
   }
 
+  /// libxml2 (and the ICU it pulls in) is opened on the first page parsed, never at start: hosts that only
+  /// validate, or log in elsewhere, do not pay for it.
+  @Test func libxml2IsLoadedOnlyWhenAPageIsParsed() throws {
+    let harness = try Harness("dlopen")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let maps = {
+      String(decoding: FileManager.default.contents(atPath: "/proc/\(sidecar.live.pid)/maps") ?? Data(), as: UTF8.self)
+    }
+    #expect(sidecar.call("validate", ["username": "alice"]).result != nil)
+    #expect(!maps().contains("libxml2"), "libxml2 is mapped before any page was parsed")
+    #expect(sidecar.call("login", Self.alice).result != nil)
+    #expect(maps().contains("libxml2"), "no libxml2 after a form login")
+    _ = sidecar.finish()
+  }
+
   // MARK: - Refused logins
 
   @Test func wrongPasswordAndInactiveAccountAreInvalidCredentials() throws {
@@ -208,7 +224,9 @@ import Testing
   @Test func aRetryAfterIsHandedBackAsRateLimited() throws {
     let harness = try Harness("429")
     defer { harness.stop() }
-    try harness.fault(["path": "/accounts/login/", "method": "GET", "mode": "status", "status": 429, "retry_after": 120])
+    try harness.fault([
+      "path": "/accounts/login/", "method": "GET", "mode": "status", "status": 429, "retry_after": 120,
+    ])
     let sidecar = try harness.sidecar()
     let answer = sidecar.call("login", Self.alice)
     #expect(answer.errorKind == "rate_limited", "login: \(answer)")

@@ -53,7 +53,8 @@ enum FormProviderDecoder {
     case (let id?, nil): return .id(id)
     case (nil, let index?): return .index(index)
     case (_?, _?): throw SettingError(form.path, "give id or index, not both")
-    case (nil, nil): throw SettingError(form.path, "give id or index; leave form out for the first form with a password")
+    case (nil, nil):
+      throw SettingError(form.path, "give id or index; leave form out for the first form with a password")
     }
   }
 
@@ -65,16 +66,19 @@ enum FormProviderDecoder {
     }
     var redirectPath: String?
     if let path = try success.string("redirectPath") {
-      guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), path.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+      guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"),
+        path.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
       else {
-        throw SettingError(success.path.appending("redirectPath"), "must be a path starting with /, without query or fragment")
+        throw SettingError(
+          success.path.appending("redirectPath"), "must be a path starting with /, without query or fragment")
       }
       redirectPath = path
     }
     return FormProviderConfig.SuccessRules(sessionCookie: cookie, redirectPath: redirectPath)
   }
 
-  private static func user(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.UserSource {
+  private static func user(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.UserSource
+  {
     guard let user = try object.object("user", allowedKeys: userKeys) else {
       throw SettingError(
         object.path.appending("user"),
@@ -97,7 +101,8 @@ enum FormProviderDecoder {
   private static func htmlFields(_ user: ConfigObject) throws(SettingError) -> FormProviderConfig.HTMLUserFields {
     guard let fields = try user.object("fields", allowedKeys: RESTProviderDecoder.userFieldKeys) else {
       throw SettingError(
-        user.path.appending("fields"), "is required for an html user page: a selector per field, like #profile .username")
+        user.path.appending("fields"),
+        "is required for an html user page: a selector per field, like #profile .username")
     }
     func selector(_ key: String) throws(SettingError) -> HTMLSelector? {
       guard let text = try fields.string(key) else { return nil }
@@ -117,7 +122,8 @@ enum FormProviderDecoder {
     return result
   }
 
-  private static func logout(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.Logout? {
+  private static func logout(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.Logout?
+  {
     guard let logout = try object.object("logout", allowedKeys: logoutKeys) else { return nil }
     guard let url = try url("url", in: logout, origin: origin) else {
       throw SettingError(logout.path.appending("url"), "is required: where the site logs out")
@@ -139,7 +145,9 @@ enum FormProviderDecoder {
       choice = .form(url: formURL, formID: formID)
     case (nil, let cookie?, let header?) where formID == nil:
       guard RESTProviderDecoder.isToken(header), !RESTProviderDecoder.reservedHeaders.contains(header.lowercased())
-      else { throw SettingError(csrf.path.appending("header"), "must be a header name the sidecar does not set itself") }
+      else {
+        throw SettingError(csrf.path.appending("header"), "must be a header name the sidecar does not set itself")
+      }
       choice = .cookieHeader(cookie: cookie, header: header)
     default:
       throw SettingError(
@@ -154,7 +162,9 @@ enum FormProviderDecoder {
   private static func name(_ key: String, in object: ConfigObject) throws(SettingError) -> String? {
     guard let text = try object.string(key) else { return nil }
     guard !text.isEmpty, text.utf8.count <= 256, text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
-    else { throw SettingError(object.path.appending(key), "must be a non-empty name without spaces or control characters") }
+    else {
+      throw SettingError(object.path.appending(key), "must be a non-empty name without spaces or control characters")
+    }
     return text
   }
 

@@ -102,7 +102,9 @@ package final class FormProvider: IdentityProvider {
     }
     if let cookie = rules.sessionCookie, jar.named(cookie) == nil { return false }
     if let path = rules.redirectPath {
-      guard exchange.redirected, let target = try? RequestTarget(exchange.url), target.path == path else { return false }
+      guard exchange.redirected, let target = try? RequestTarget(exchange.url), target.path == path else {
+        return false
+      }
     }
     return true
   }
@@ -149,7 +151,9 @@ package final class FormProvider: IdentityProvider {
       // The site rotated a cookie: keep the new one, or the next request would present a dead one.
       let (name, generation, now) = (current.profile, current.generation, clock.now())
       _ = try await Blocking.run { [stores] in
-        try stores.get().write { try $0.updateProviderState(profile: name, generation: generation, state: after, at: now) }
+        try stores.get().write {
+          try $0.updateProviderState(profile: name, generation: generation, state: after, at: now)
+        }
       }
     }
     return user
@@ -202,11 +206,13 @@ package final class FormProvider: IdentityProvider {
       try Self.checkTransient(page.response)
       let forms = try await FormUserPage.document(page.response).forms
       let form = formID.map { id in forms.first { $0.id == id } } ?? forms.first { $0.method == "post" }
-      entries = form?.controls.filter(\.isHidden).compactMap { control in control.entry.map { (control.name, $0) } } ?? []
+      entries =
+        form?.controls.filter(\.isHidden).compactMap { control in control.entry.map { (control.name, $0) } } ?? []
       referer = page.url
     }
     let body = logout.method == "POST" ? FormBody(entries.map { ($0.name, .text($0.value)) }).bytes : nil
-    let exchange = try await browser.send(logout.method, logout.url, body: body, referer: referer, headers: headers, follow: false)
+    let exchange = try await browser.send(
+      logout.method, logout.url, body: body, referer: referer, headers: headers, follow: false)
     try Self.checkTransient(exchange.response)
     guard (200..<400).contains(exchange.response.status) else {
       throw ProviderError(.badResponse, "logout answered \(exchange.response.status)", status: exchange.response.status)

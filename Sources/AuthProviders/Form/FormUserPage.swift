@@ -58,10 +58,15 @@ enum FormUserPage {
   static let inlineParseLimit = 64 << 10
 
   /// The answer's body as an HTML document, in its declared charset.
+  /// - Throws: `ProviderError.unsupported` when libxml2 is not installed.
   static func document(_ response: HTTPResponse) async throws -> HTMLDocument {
     let (body, charset) = (response.body, charset(response))
-    guard body.count > inlineParseLimit else { return HTMLDocument(parsing: body, charset: charset) }
-    return try await Blocking.run { HTMLDocument(parsing: body, charset: charset) }
+    do {
+      guard body.count > inlineParseLimit else { return try HTMLDocument(parsing: body, charset: charset) }
+      return try await Blocking.run { try HTMLDocument(parsing: body, charset: charset) }
+    } catch let error as HTMLParserUnavailable {
+      throw ProviderError(.unsupported, "no HTML parser: \(error.detail)")
+    }
   }
 
   /// The `charset` parameter of the answer's `Content-Type`, if any.
