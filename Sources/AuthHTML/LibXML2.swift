@@ -39,9 +39,3 @@ struct LibXML2: Sendable {
       LibXML2(readMemory: unsafeBitCast(read, to: ReadMemory.self), freeDoc: unsafeBitCast(free, to: FreeDoc.self)))
   }
 }
-
-/// libxml2 is not installed (or not usable) on this machine.
-package struct HTMLParserUnavailable: Error, Sendable, CustomStringConvertible {
-  package let detail: String
-  package var description: String { "HTMLParserUnavailable: \(detail)" }
-}
