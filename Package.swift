@@ -15,6 +15,10 @@ let package = Package(
     // MARK: C libraries from the system
     .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // Headers only: libxml2 (and the ICU it pulls in) would cost every start of the sidecar about 1 ms of CPU, so
+    // AuthHTML loads it with dlopen on the first page it parses. Without pkgConfig, which would link it; the
+    // header path is the one every Linux distribution's libxml2-dev uses (see AuthHTML's swiftSettings).
+    .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
     // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
     .systemLibrary(name: "CSubprocess"),
 
@@ -39,7 +43,7 @@ let package = Package(
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
 
     // MARK: AuthConfig — the profiles config file
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation"]),
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML"]),
     .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
@@ -66,10 +70,15 @@ let package = Package(
       dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "AuthJSON", "auth-sidecar-http"],
       exclude: ["Fixtures"]),
 
-    // MARK: AuthProviders — the identity providers behind one protocol (local accounts; REST, OAuth2, form next)
+    // MARK: AuthHTML — libxml2's HTML parser, the page copied into a small Swift DOM: forms, selectors, text
+    .target(
+      name: "AuthHTML", dependencies: ["CLibXML2"], swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]),
+    .testTarget(name: "AuthHTMLTests", dependencies: ["AuthHTML"]),
+
+    // MARK: AuthProviders — the identity providers behind one protocol: local accounts, REST, OAuth2, HTML form
     .target(
       name: "AuthProviders",
-      dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig"]),
+      dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig", "AuthHTML"]),
     .testTarget(
       name: "AuthProvidersTests",
       dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP"]),

@@ -8,12 +8,14 @@ package enum ProviderConfig: Sendable, Equatable {
   case local(LocalProviderConfig)
   case rest(RESTProviderConfig)
   case oauth2(OAuth2ProviderConfig)
+  case form(FormProviderConfig)
 
   package var kind: ProviderKind {
     switch self {
     case .local: .local
     case .rest: .rest
     case .oauth2: .oauth2
+    case .form: .form
     }
   }
 }
@@ -34,7 +36,7 @@ package enum ProviderKind: String, Sendable, CaseIterable, CustomStringConvertib
     case .local: true
     case .rest: true
     case .oauth2: true
-    case .form: false
+    case .form: true
     }
   }
 

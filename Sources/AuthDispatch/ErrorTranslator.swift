@@ -72,7 +72,9 @@ package struct ErrorTranslator: Sendable {
     case .serverError(let status):
       kind = .serverError
       if let status { details["status"] = .number(JSONNumber(status)) }
-    case .badResponse: kind = .badResponse
+    case .badResponse:
+      kind = .badResponse
+      if let status = error.status { details["status"] = .number(JSONNumber(status)) }
     case .tlsError: kind = .tlsError
     case .unsupported: kind = .unsupported
     }

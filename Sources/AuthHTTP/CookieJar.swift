@@ -75,6 +75,13 @@ package struct CookieJar: Sendable, CustomStringConvertible {
     return Self.ordered(cookies.filter { $0.name == name && !$0.isExpired(at: now) }).first?.value
   }
 
+  /// When the cookie called `name` expires (Unix seconds); nil when there is no such cookie or it is a session
+  /// cookie, which lives as long as the jar.
+  package func expiry(ofCookieNamed name: String) -> Int64? {
+    let now = clock.now()
+    return Self.ordered(cookies.filter { $0.name == name && !$0.isExpired(at: now) }).first?.expires
+  }
+
   /// §5.4: cookies for `url`, longer paths first, then older first.
   func matches(for url: String) -> [Cookie] {
     guard let target = CookieURL(url) else { return [] }

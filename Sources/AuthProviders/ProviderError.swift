@@ -22,11 +22,15 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
   package let detail: String
   /// The upstream error code (e.g. OAuth's `invalid_grant`), when there was one.
   package let upstreamCode: String?
+  /// The HTTP status of a `badResponse` the host can act on, e.g. a site refusing a form post with 403 (its
+  /// CSRF check); `serverError` carries its own.
+  package let status: Int?
 
-  package init(_ code: Code, _ detail: String, upstreamCode: String? = nil) {
+  package init(_ code: Code, _ detail: String, upstreamCode: String? = nil, status: Int? = nil) {
     self.code = code
     self.detail = detail
     self.upstreamCode = upstreamCode
+    self.status = status
   }
 
   package var isTransient: Bool {

@@ -5,6 +5,9 @@ import AuthSupport
 
 /// A session as hosts see it: the user plus `{accessToken, tokenType, expiresAt, scopes?}`.
 /// Refresh tokens, id tokens and provider state never leave the sidecar.
+///
+/// A provider without a bearer token (the `form` provider, whose credential is a cookie that stays in the
+/// sidecar) stores an empty access token; hosts then see no `accessToken` at all rather than an empty one.
 package struct SessionSnapshot: Sendable {
   package let user: JSONObject
   package let session: JSONObject
@@ -12,11 +15,13 @@ package struct SessionSnapshot: Sendable {
 
   init(_ record: SessionRecord) {
     user = (try? JSONParser.parse(record.userJSON))?.objectValue ?? [:]
-    var session: JSONObject = [
-      "accessToken": .string(String(decoding: record.accessToken.withUnsafeBytes { Array($0) }, as: UTF8.self)),
-      "tokenType": .string(record.tokenType),
-      "expiresAt": .string(RFC3339.format(record.expiresAt)),
-    ]
+    var session: JSONObject = [:]
+    let accessToken = record.accessToken.withUnsafeBytes { Array($0) }
+    if !accessToken.isEmpty {
+      session.appendNew(key: "accessToken", value: .string(String(decoding: accessToken, as: UTF8.self)))
+    }
+    session.appendNew(key: "tokenType", value: .string(record.tokenType))
+    session.appendNew(key: "expiresAt", value: .string(RFC3339.format(record.expiresAt)))
     if !record.scopes.isEmpty { session.appendNew(key: "scopes", value: .array(record.scopes.map { .string($0) })) }
     self.session = session
     expiresAt = record.expiresAt

@@ -84,11 +84,7 @@ extension WriteTransaction {
   /// - Returns: false, changing nothing, when a logout or a new login happened since `record` was read: the
   ///   caller must discard its result (and must not report it as the session).
   package func replaceSession(_ record: SessionRecord) throws -> Bool {
-    let current = try db.row(
-      "SELECT p.generation FROM sessions s JOIN profiles p ON p.profile = s.profile WHERE s.profile = ?",
-      [.text(record.profile)]
-    ) { $0.integer(0) }
-    guard current == record.generation else { return false }
+    guard try loggedInGeneration(record.profile) == record.generation else { return false }
     let changed = try db.run(
       """
       UPDATE sessions SET user_json = ?, access_token = ?, refresh_token = ?, id_token = ?, token_type = ?,
@@ -103,14 +99,21 @@ extension WriteTransaction {
   /// caller read the session, and writing back old tokens would lose the rotated refresh token.
   /// - Returns: false, changing nothing, when the session is gone or at another generation.
   package func updateCachedUser(profile: String, generation: Int64, userJSON: [UInt8], at time: Int64) throws -> Bool {
-    let current = try db.row(
-      "SELECT p.generation FROM sessions s JOIN profiles p ON p.profile = s.profile WHERE s.profile = ?",
-      [.text(profile)]
-    ) { $0.integer(0) }
-    guard current == generation else { return false }
+    guard try loggedInGeneration(profile) == generation else { return false }
     let sealed = try sealer.seal(userJSON, "sessions", "user_json", row: profile)
     return try db.run(
       "UPDATE sessions SET user_json = ?, updated_at = ? WHERE profile = ?",
+      [.blob(sealed), .integer(time), .text(profile)]) == 1
+  }
+
+  /// Replaces only the provider state (the form provider's cookie jar after the site rotated a cookie) of the
+  /// session at `generation`; tokens and user are left alone, for the reason `updateCachedUser` gives.
+  /// - Returns: false, changing nothing, when the session is gone or at another generation.
+  package func updateProviderState(profile: String, generation: Int64, state: [UInt8], at time: Int64) throws -> Bool {
+    guard try loggedInGeneration(profile) == generation else { return false }
+    let sealed = try sealer.seal(state, "sessions", "provider_state", row: profile)
+    return try db.run(
+      "UPDATE sessions SET provider_state = ?, updated_at = ? WHERE profile = ?",
       [.blob(sealed), .integer(time), .text(profile)]) == 1
   }
 
@@ -128,6 +131,14 @@ extension WriteTransaction {
   package func forgetLastAccount(profile: String) throws {
     try db.run(
       "UPDATE profiles SET last_account = NULL, last_login_at = NULL WHERE profile = ?", [.text(profile)])
+  }
+
+  /// The generation of the profile's session; nil when it is logged out.
+  private func loggedInGeneration(_ profile: String) throws -> Int64? {
+    try db.row(
+      "SELECT p.generation FROM sessions s JOIN profiles p ON p.profile = s.profile WHERE s.profile = ?",
+      [.text(profile)]
+    ) { $0.integer(0) }
   }
 
   @discardableResult

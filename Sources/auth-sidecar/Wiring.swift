@@ -61,6 +61,8 @@ struct Wiring {
     case .oauth2(let oauth2):
       return OAuth2Provider(
         settings: Self.settings(oauth2), http: http, stores: stores, clock: clock, log: log, directory: oauth2Directory)
+    case .form(let form):
+      return FormProvider(config: form, client: http, stores: stores, clock: clock, log: log)
     }
   }
 

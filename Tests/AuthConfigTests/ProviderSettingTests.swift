@@ -40,19 +40,6 @@ import Testing
       message: "unknown provider; this build supports \(Self.available)")
   }
 
-  @Test(arguments: ProviderKind.allCases.filter { !$0.isAvailable }.map(\.rawValue))
-  func knownProvidersThatAreNotAvailableYet(name: String) {
-    Self.expect(
-      ConfigFixtures.profile(#""provider": "\#(name)""#),
-      message: #"provider "\#(name)" is not available yet in this build; it supports "# + Self.available)
-  }
-
-  @Test func notAvailableYetWinsOverItsOwnSettingsObject() {
-    Self.expect(
-      ConfigFixtures.profile(#""provider": "form", "form": {"loginURL": "https://example.com"}"#),
-      message: #"provider "form" is not available yet in this build; it supports "# + Self.available)
-  }
-
   @Test(arguments: ["rest", "oauth2", "form"])
   func settingsForAnotherProviderAreRejected(other: String) {
     Self.expect(

@@ -26,10 +26,7 @@ import Testing
   static func expect(
     _ text: String, path: String, message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let error = ConfigFixtures.error(text, sourceLocation: sourceLocation)
-    #expect(error?.kind == .invalidSetting, sourceLocation: sourceLocation)
-    #expect(error?.jsonPath == path, sourceLocation: sourceLocation)
-    if let message { #expect(error?.message == message, sourceLocation: sourceLocation) }
+    ConfigFixtures.expectInvalidSetting(text, path: path, message: message, sourceLocation: sourceLocation)
   }
 
   @Test func theFullShapeParses() throws {

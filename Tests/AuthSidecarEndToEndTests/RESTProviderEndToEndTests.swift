@@ -384,21 +384,13 @@ import Testing
 
 extension RESTProviderEndToEndTests {
   /// One Django server, a state dir and a config file with the two REST profiles, for one test.
-  final class Harness {
-    let server: AuthServerProcess
-    let fixture: StateFixture
-    let configPath: String
-    private var serverStopped = false
-
+  final class Harness: ServerHarness {
     init(_ name: String, accessTokenSeconds: Int = 300, refreshMarginSeconds: Int = 60, timeoutSeconds: Int = 10)
       throws
     {
-      server = try AuthServerProcess(accessTokenSeconds: accessTokenSeconds)
-      fixture = try StateFixture("rest-\(name)")
-      configPath = fixture.root + "/config.json"
-      let config = Self.config(
-        url: server.url, refreshMarginSeconds: refreshMarginSeconds, timeoutSeconds: timeoutSeconds)
-      try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+      try super.init("rest-\(name)", accessTokenSeconds: accessTokenSeconds) { url in
+        Self.config(url: url, refreshMarginSeconds: refreshMarginSeconds, timeoutSeconds: timeoutSeconds)
+      }
     }
 
     /// `default`: SimpleJWT. `anyapi`: the `/auth/*` API, form-encoded login. Usernames may be any letters: the
@@ -441,47 +433,6 @@ extension RESTProviderEndToEndTests {
       }}
       """#
     }
-
-    /// A sidecar on this harness's state dir (or `state`'s), debug log captured.
-    func sidecar(state: StateFixture? = nil) throws -> Sidecar {
-      try Sidecar(config: configPath, fixture: state ?? fixture)
-    }
-
-    /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
-    func copyOfState(_ name: String) throws -> StateFixture {
-      let copy = try StateFixture(name)
-      let cp = Process()
-      cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-      cp.arguments = ["-a", fixture.stateDirectory, copy.stateDirectory]
-      try cp.run()
-      cp.waitUntilExit()
-      guard cp.terminationStatus == 0 else { throw FixtureError("cp -a of the state dir failed") }
-      return copy
-    }
-
-    func stopServer() {
-      guard !serverStopped else { return }
-      serverStopped = true
-      server.stop()
-    }
-
-    func stop() {
-      stopServer()
-      fixture.remove()
-    }
-
-    func counters() throws -> [String: Any] {
-      let (status, data) = try ControlHTTP.send("GET", server.url + "/_test/counters")
-      guard status == 200, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-        throw FixtureError("counters: HTTP \(status)")
-      }
-      return object
-    }
-
-    func fault(_ fault: [String: Any]) throws {
-      let (status, _) = try ControlHTTP.send("POST", server.url + "/_test/faults", json: fault)
-      guard (200..<300).contains(status) else { throw FixtureError("installing a fault: HTTP \(status)") }
-    }
   }
 
   /// A long-lived sidecar answering one request at a time.
@@ -490,9 +441,9 @@ extension RESTProviderEndToEndTests {
     private var nextID = 1
     private(set) var notifications: [[String: Any]] = []
 
-    init(config: String, fixture: StateFixture) throws {
+    init(config: String, fixture: StateFixture, logLevel: String = "debug") throws {
       live = try LiveSidecar(
-        ["--config", config, "--log-level", "debug"], environment: fixture.environment,
+        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
         workingDirectory: fixture.workingDirectory, captureStderr: true)
     }
 

@@ -71,3 +71,19 @@ def test_schema_examples_validate(document):
                 validator_for(document, params[param["name"]]["schema"]).validate(param["value"])
             if "result" in example:
                 result_validator.validate(example["result"]["value"])
+
+
+@pytest.mark.parametrize(
+    "session, valid",
+    [
+        ({"accessToken": "at_1", "tokenType": "Bearer", "expiresAt": "2027-01-01T00:15:00Z"}, True),
+        ({"tokenType": "cookie", "expiresAt": "2027-01-01T00:15:00Z"}, True),
+        # A bearer session without its token, or a cookie session that shows one, is not a session.
+        ({"tokenType": "Bearer", "expiresAt": "2027-01-01T00:15:00Z"}, False),
+        ({"accessToken": "x", "tokenType": "cookie", "expiresAt": "2027-01-01T00:15:00Z"}, False),
+        ({"tokenType": "cookie"}, False),
+    ],
+)
+def test_session_shape_for_bearer_and_cookie_sessions(document, session, valid):
+    validator = validator_for(document, {"$ref": "#/components/schemas/Session"})
+    assert validator.is_valid(session) == valid

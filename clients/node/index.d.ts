@@ -85,7 +85,10 @@ export interface User {
 }
 
 export interface Session {
-  accessToken: string;
+  /** The bearer token for the host's API; absent when `tokenType` is `"cookie"` (the `form` provider, whose
+   * credential is the site's session cookie, which never leaves the sidecar). */
+  accessToken?: string;
+  /** `"Bearer"` (or the API's own scheme), or `"cookie"` for the `form` provider. */
   tokenType: string;
   /** RFC 3339, UTC, e.g. `2027-01-01T00:15:00Z`. */
   expiresAt: string;

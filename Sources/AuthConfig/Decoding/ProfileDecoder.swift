@@ -44,7 +44,7 @@ enum ProfileDecoder {
     case .oauth2:
       provider = .oauth2(try OAuth2ProviderDecoder.settings(in: object))
     case .form:
-      throw SettingError(path, "provider \"\(kind)\" is not available yet in this build; it supports \(available)")
+      provider = .form(try FormProviderDecoder.settings(in: object))
     }
     // A settings object for another provider is most likely a provider switched without moving its settings.
     for other in ProviderKind.allCases where other != kind && object.contains(other.rawValue) {

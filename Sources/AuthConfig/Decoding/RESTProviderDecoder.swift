@@ -321,8 +321,11 @@ enum RESTProviderDecoder {
     )
   }
 
-  static func userFields(_ object: ConfigObject) throws(SettingError) -> RESTProviderConfig.UserFields {
-    guard let fields = try object.object("userFields", allowedKeys: userFieldKeys) else { return .defaults }
+  /// The user's field paths at `key` (the `rest` provider's `userFields`, the `form` provider's `user.fields`).
+  static func userFields(_ object: ConfigObject, key: String = "userFields") throws(SettingError)
+    -> RESTProviderConfig.UserFields
+  {
+    guard let fields = try object.object(key, allowedKeys: userFieldKeys) else { return .defaults }
     let defaults = RESTProviderConfig.UserFields.defaults
     return RESTProviderConfig.UserFields(
       id: try fieldPath(fields, "id") ?? defaults.id,

@@ -215,25 +215,7 @@ package final class RESTProvider: IdentityProvider {
     let request = HTTPRequest(
       method: endpoint.method, url: config.url(endpoint), headers: headers, body: body?.bytes,
       redirects: .followSameOrigin(max: 3), idempotent: idempotent)
-    return try await withinTimeout(request)
-  }
-
-  /// One shared client serves every profile, so the profile's own bound is kept here: whichever comes first,
-  /// the answer or the deadline, wins, and the loser is cancelled.
-  private func withinTimeout(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let seconds = config.timeoutSeconds
-    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { [client] group in
-      group.addTask { try await RemoteFailures.send(request, with: client) }
-      group.addTask {
-        try await Task.sleep(for: .seconds(seconds))
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let response = first else {
-        throw ProviderError(.timeout, "no answer from \(request) within \(seconds) s")
-      }
-      return response
-    }
+    return try await RemoteFailures.send(request, with: client, within: config.timeoutSeconds)
   }
 
   /// The access token goes back in an `Authorization` header: visible ASCII only (RFC 6750's b64token is

@@ -38,6 +38,25 @@ enum RemoteFailures {
     }
   }
 
+  /// Sends `request` within `seconds`: one shared client serves every profile, so the profile's own bound is
+  /// kept here. Whichever comes first, the answer or the deadline, wins, and the loser is cancelled.
+  static func send(_ request: HTTPRequest, with client: any HTTPClient, within seconds: Int) async throws
+    -> HTTPResponse
+  {
+    try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+      group.addTask { try await send(request, with: client) }
+      group.addTask {
+        try await Task.sleep(for: .seconds(seconds))
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let response = first else {
+        throw ProviderError(.timeout, "no answer from \(request) within \(seconds) s")
+      }
+      return response
+    }
+  }
+
   /// Sends `request`, mapping a missing response to `ProviderError` and rethrowing cancellation
   /// as such, so a cancelled request answers `cancelled`.
   static func send(_ request: HTTPRequest, with client: any HTTPClient) async throws -> HTTPResponse {

@@ -92,3 +92,15 @@ func withTemporaryDirectory(_ body: (TemporaryDirectory) throws -> Void) throws 
   defer { directory.remove() }
   try body(directory)
 }
+
+extension ConfigFixtures {
+  /// Expects `text` to be refused for the setting at `path` (and with `message`, when given).
+  static func expectInvalidSetting(
+    _ text: String, path: String, message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let error = Self.error(text, sourceLocation: sourceLocation)
+    #expect(error?.kind == .invalidSetting, sourceLocation: sourceLocation)
+    #expect(error?.jsonPath == path, sourceLocation: sourceLocation)
+    if let message { #expect(error?.message == message, sourceLocation: sourceLocation) }
+  }
+}

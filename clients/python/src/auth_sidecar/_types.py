@@ -73,14 +73,18 @@ class User(_UserRequired, total=False):
 
 
 class _SessionRequired(TypedDict):
-    accessToken: str
-    tokenType: str
+    tokenType: str  # "Bearer" (or the API's own scheme), or "cookie" for the form provider
     expiresAt: str  # RFC 3339, UTC, e.g. "2027-01-01T00:15:00Z"
 
 
 class Session(_SessionRequired, total=False):
-    """Refresh tokens, cookies and passwords never leave the sidecar."""
+    """Refresh tokens, cookies and passwords never leave the sidecar.
 
+    accessToken is absent when tokenType is "cookie": the form provider's credential is the
+    site's session cookie, which stays in the sidecar.
+    """
+
+    accessToken: str
     scopes: List[str]
 
 
