@@ -14,28 +14,28 @@ import Testing
     let requests = InFlightRequests(limit: 2)
     let gates = Gates()
     for id in ["1", "2"] {
-      let started = requests.start(id: .number(id), profile: nil, ordering: .independent) {
+      let started = requests.start(id: .number(id), profile: nil, plan: CallPlan(ordering: .independent)) {
         try? await gates.wait("g")
         return nil
       }
       #expect(started)
     }
-    #expect(!requests.start(id: .number("3"), profile: nil, ordering: .independent) { nil })
+    #expect(!requests.start(id: .number("3"), profile: nil, plan: CallPlan(ordering: .independent)) { nil })
     #expect(requests.count == 2)
     gates.open("g")
     try await Self.eventually { requests.count == 0 }
     #expect(requests.count == 0)
-    #expect(requests.start(id: .number("4"), profile: nil, ordering: .independent) { nil })
+    #expect(requests.start(id: .number("4"), profile: nil, plan: CallPlan(ordering: .independent)) { nil })
   }
 
   @Test func theSlotIsFreeWhileTheAnswerIsDeliveredButTheEntryRemains() async throws {
     let requests = InFlightRequests(limit: 1)
     let seen = EventLog()
-    let started = requests.start(id: .number("1"), profile: nil, ordering: .independent) {
+    let started = requests.start(id: .number("1"), profile: nil, plan: CallPlan(ordering: .independent)) {
       .result(id: .number("1"), EncodedJSON.null)
     } deliver: { _ in
       // The host reads this answer and sends its next request at once.
-      let admitted = requests.start(id: .number("2"), profile: nil, ordering: .independent) { nil }
+      let admitted = requests.start(id: .number("2"), profile: nil, plan: CallPlan(ordering: .independent)) { nil }
       seen.append(admitted ? "admitted" : "refused")
       seen.append("entries \(requests.count)")
     }
@@ -49,20 +49,20 @@ import Testing
     let requests = InFlightRequests(limit: 10)
     let log = EventLog()
     let gates = Gates()
-    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .changesSession)) {
       try? await gates.wait("first")
       log.append("p1")
       return nil
     }
-    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .changesSession)) {
       log.append("p2")
       return nil
     }
-    _ = requests.start(id: nil, profile: "q", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "q", plan: CallPlan(ordering: .changesSession)) {
       log.append("q1")
       return nil
     }
-    _ = requests.start(id: nil, profile: "p", ordering: .independent) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .independent)) {
       log.append("p independent")
       return nil
     }
@@ -78,7 +78,7 @@ import Testing
     let log = EventLog()
     let gates = Gates()
     func start(_ name: String, _ ordering: SessionOrdering, gate: String? = nil) {
-      _ = requests.start(id: nil, profile: "p", ordering: ordering) {
+      _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: ordering)) {
         if let gate { try? await gates.wait(gate) }
         log.append(name)
         return nil
@@ -105,7 +105,7 @@ import Testing
     let requests = InFlightRequests(limit: 10)
     let log = EventLog()
     for _ in 0..<2 {
-      _ = requests.start(id: .string("dup"), profile: nil, ordering: .independent) {
+      _ = requests.start(id: .string("dup"), profile: nil, plan: CallPlan(ordering: .independent)) {
         do {
           try await Task.sleep(for: .seconds(60))
         } catch {
