@@ -118,4 +118,21 @@ import Testing
     try await Self.eventually { requests.count == 0 }
     #expect(log.all == ["cancelled", "cancelled"])
   }
+
+  /// At shutdown nobody will act on an interactive login: it is cancelled at once, not waited for.
+  @Test func drainCancelsRequestsWaitingForAPersonFirst() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    _ = requests.start(id: .number("1"), profile: "p", plan: CallPlan(ordering: .independent, waitsForUser: true)) {
+      do {
+        try await Task.sleep(for: .seconds(600))
+      } catch {
+        log.append("cancelled")
+      }
+      return nil
+    }
+    await Task.detached { requests.drain(timeoutMilliseconds: 600_000) }.value
+    #expect(log.all == ["cancelled"])
+    #expect(requests.count == 0)
+  }
 }
