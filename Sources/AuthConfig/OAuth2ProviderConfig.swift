@@ -101,8 +101,8 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   /// The client secret never appears: this may be printed or logged.
   package var description: String {
     "OAuth2ProviderConfig(issuer: \(issuer), clientID: \(clientID), clientSecret: "
-      + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), allowPasswordGrant: \(allowPasswordGrant), "
-      + "flows: \(flows))"
+      + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), "
+      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows))"
   }
 
   /// Keeps `dump` and debuggers from walking into the client secret.

@@ -30,7 +30,8 @@ package struct LoginMethod: AsyncMethod {
 
   /// - Parameter sendPrompt: sends a `loginPrompt` notification with these params to the host.
   package init(
-    sessions: SessionService, validators: ProfileValidators, sendPrompt: @escaping @Sendable (JSONObject) -> Void = { _ in }
+    sessions: SessionService, validators: ProfileValidators,
+    sendPrompt: @escaping @Sendable (JSONObject) -> Void = { _ in }
   ) {
     self.sessions = sessions
     self.validators = validators

@@ -165,7 +165,8 @@ package final class OAuth2Provider: IdentityProvider {
     if (200..<300).contains(response.status) { return try TokenAnswer.parse(response.body) }
     if let failure = RemoteFailures.providerError(status: response) { throw failure }
     let code = TokenAnswer.errorCode(response)
-    log.info("oauth2: token endpoint answered \(response.status) to a \(grant.rawValue) grant (\(code ?? "no error code"))")
+    log.info(
+      "oauth2: token endpoint answered \(response.status) to a \(grant.rawValue) grant (\(code ?? "no error code"))")
     if grant == .refresh {
       if code == "invalid_grant" { throw ProviderError(.sessionRejected, "refresh token refused", upstreamCode: code) }
       throw ProviderError(.badResponse, "token endpoint refused a refresh (\(response.status))", upstreamCode: code)

@@ -84,7 +84,8 @@ enum DevicePoll {
     case "access_denied": throw ProviderError(.declined, "the user denied the device login", upstreamCode: code)
     case "expired_token": throw ProviderError(.notCompleted, "the device code expired", upstreamCode: code)
     default:
-      throw ProviderError(.badResponse, "token endpoint refused the device code (\(response.status))", upstreamCode: code)
+      throw ProviderError(
+        .badResponse, "token endpoint refused the device code (\(response.status))", upstreamCode: code)
     }
   }
 }

@@ -37,7 +37,8 @@ final class LoopbackListener: Sendable {
   /// Binds 127.0.0.1 on an ephemeral port and listens.
   /// - Throws: `ProviderError.networkUnavailable` when the socket cannot be set up.
   init() throws(ProviderError) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let fd = socket(AF_INET, type, 0)
     guard fd >= 0 else { throw ProviderError(.networkUnavailable, "loopback listener: socket failed (errno \(errno))") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
