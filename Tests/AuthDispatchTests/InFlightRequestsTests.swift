@@ -1,5 +1,6 @@
 import AuthJSON
 import AuthProtocol
+import Foundation
 import Testing
 
 @testable import AuthDispatch
@@ -119,8 +120,9 @@ import Testing
     #expect(log.all == ["cancelled", "cancelled"])
   }
 
-  /// At shutdown nobody will act on an interactive login: it is cancelled at once, not waited for.
-  @Test func drainCancelsRequestsWaitingForAPersonFirst() async throws {
+  /// At shutdown nobody will act on an interactive login: it is cancelled at once, not waited for (were it
+  /// waited for, the drain's 10-minute timeout would trip the time limit, a hang guard).
+  @Test(.timeLimit(.minutes(1))) func drainCancelsRequestsWaitingForAPersonFirst() async throws {
     let requests = InFlightRequests(limit: 10)
     let log = EventLog()
     _ = requests.start(id: .number("1"), profile: "p", plan: CallPlan(ordering: .independent, waitsForUser: true)) {
@@ -131,7 +133,14 @@ import Testing
       }
       return nil
     }
-    await Task.detached { requests.drain(timeoutMilliseconds: 600_000) }.value
+    // `drain` blocks its thread, as it does the transport's: a thread of its own, not the cooperative pool the
+    // cancelled task needs to finish on.
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        requests.drain(timeoutMilliseconds: 600_000)
+        done.resume()
+      }
+    }
     #expect(log.all == ["cancelled"])
     #expect(requests.count == 0)
   }
