@@ -83,6 +83,39 @@ import Testing
     _ = run.sidecar.finish()
   }
 
+  /// Transient trouble while polling (a 502 the client does not retry, for a POST) is ridden out; the login
+  /// still completes once the user approves.
+  @Test func aPollThatMeetsServerTroubleKeepsPolling() throws {
+    let run = try Run("device-fault")
+    defer { run.stop() }
+    try run.fault(["path": "/o/token/", "method": "POST", "status": 502, "count": 2])
+    let id = run.sidecar.send("login", ["flow": "device"])
+    let userCode = try #require(run.sidecar.prompt(for: id)?["userCode"] as? String)
+    try run.approve(userCode, as: "alice", "accept")
+    let login = run.sidecar.answer(for: id)
+    #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "alice", "\(login)")
+    let counters = try #require(try LoopbackHTTP.get(run.server.url + "/_test/counters").json)
+    #expect(counters["faults_fired"] as? Int == 2, "both faults met a poll")
+    _ = run.sidecar.finish()
+  }
+
+  /// Any refusal other than pending / slow_down ends the polling (RFC 8628 §3.5): here the server refuses
+  /// the client, which no further poll can fix.
+  @Test func aPollRefusedForAnotherReasonEndsTheLogin() throws {
+    let run = try Run("device-refused")
+    defer { run.stop() }
+    try run.fault([
+      "path": "/o/token/", "method": "POST", "status": 401, "content_type": "application/json",
+      "body": #"{"error": "invalid_client"}"#,
+    ])
+    let id = run.sidecar.send("login", ["flow": "device"])
+    #expect(run.sidecar.prompt(for: id) != nil)
+    let login = run.sidecar.answer(for: id)
+    #expect(login.errorKind == "bad_response", "\(login)")
+    #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "invalid_client")
+    _ = run.sidecar.finish()
+  }
+
   @Test func aNonASCIIUserLogsInWithTheDeviceFlow() throws {
     let run = try Run("device-unicode")
     defer { run.stop() }
@@ -126,6 +159,11 @@ import Testing
     let stderr = run.sidecar.finish()
     let code = location.components(separatedBy: "code=").last?.components(separatedBy: "&").first ?? "<none>"
     #expect(!stderr.contains(code), "the authorization code stays out of the log")
+    let query = URLComponents(string: authorizationURL)?.queryItems ?? []
+    for name in ["state", "nonce", "code_challenge"] {
+      let value = try #require(query.first { $0.name == name }?.value, "\(name) in the authorization URL")
+      #expect(!stderr.contains(value), "\(name) stays out of the log")
+    }
   }
 
   @Test func anAccessDeniedRedirectIsInvalidCredentials() throws {
@@ -193,6 +231,8 @@ extension OAuth2InteractiveEndToEndTests {
       let configPath = fixture.root + "/config.json"
       try Data(Self.config(issuer: server.url + "/o").utf8).write(to: URL(fileURLWithPath: configPath))
       sidecar = try InteractiveSidecar(config: configPath, fixture: fixture)
+      // The server is shared: counters start at zero, and no fault a failed test left behind reaches this one.
+      _ = try LoopbackHTTP.postJSON(server.url + "/_test/reset", [String: Any]())
     }
 
     /// `default`: the device client (device flow only); `native`: the PKCE client; `local`: no interactive flows.
@@ -207,6 +247,11 @@ extension OAuth2InteractiveEndToEndTests {
         "local": {"provider": "local"}
       }}
       """#
+    }
+
+    /// A fault at the shared server (see Tests/Servers/README.md); it fires on the next matching requests.
+    func fault(_ fault: [String: Any]) throws {
+      _ = try LoopbackHTTP.postJSON(server.url + "/_test/faults", fault)
     }
 
     func approve(_ userCode: String, as username: String, _ action: String) throws {

@@ -13,6 +13,8 @@ enum LoopbackHTTP {
     var headers: [String: String]
     var body: Data
     func header(_ name: String) -> String? { headers[name.lowercased()] }
+    /// The body as a JSON object, if it is one.
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
   }
 
   enum Failure: Error, Equatable {
