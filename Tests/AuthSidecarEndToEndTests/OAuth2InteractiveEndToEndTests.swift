@@ -208,6 +208,12 @@ import Testing
     let fields = OAuth2ProviderEndToEndTests.errorData(refused)?["fields"] as? [String: Any]
     #expect(((fields?["password"] as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "not_taken")
     #expect(run.sidecar.call("login", ["flow": "phone"]).errorKind == "invalid_params")
+    // flow "password" is the old login, with its validation.
+    let noPassword = run.sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice"])
+    let passwordField = (OAuth2ProviderEndToEndTests.errorData(noPassword)?["fields"] as? [String: Any])?["password"]
+    #expect(((passwordField as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "required")
+    let wrong = run.sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice", "password": password])
+    #expect(wrong.errorKind == "invalid_credentials", "\(wrong)")
     #expect(run.sidecar.call("login", ["flow": "device", "profile": "local"]).errorKind == "unsupported")
     #expect(run.sidecar.call("login", ["flow": "authorizationCode"]).errorKind == "unsupported", "not in flows")
     let stderr = run.sidecar.finish()
