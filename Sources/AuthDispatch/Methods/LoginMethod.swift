@@ -100,10 +100,10 @@ package struct LoginMethod: AsyncMethod {
   }
 
   /// `{profile, id, flow, …}`: `id` is the pending `login` request's, so a host with several logins in
-  /// flight knows which one the prompt belongs to.
+  /// flight knows which one the prompt belongs to (`null` for a login sent as a notification).
   static func promptParams(_ prompt: LoginPrompt, profile: String, id: RequestID?) -> JSONObject {
     var params: JSONObject = ["profile": .string(profile)]
-    if let id { params.appendNew(key: "id", value: id.json) }
+    params.appendNew(key: "id", value: id?.json ?? .null)
     params.appendNew(key: "flow", value: .string(prompt.flow.rawValue))
     switch prompt {
     case .device(let userCode, let uri, let complete, let expiresAt):
