@@ -4,15 +4,17 @@
 /// ```json
 /// "oauth2": {"issuer": "https://id.example.com", "clientId": "my-app", "clientSecret": "…",
 ///            "scopes": ["openid", "profile", "email"], "allowPasswordGrant": false,
-///            "endpoints": {"token": "…", "revocation": "…", "userinfo": "…", "jwks": "…"},
+///            "endpoints": {"token": "…", "revocation": "…", "userinfo": "…", "jwks": "…",
+///                          "deviceAuthorization": "…", "authorization": "…"},
+///            "flows": ["device", "authorizationCode"], "interactiveTimeoutSeconds": 300,
 ///            "idTokenLeewaySeconds": 60, "timeoutSeconds": 30}
 /// ```
 ///
-/// Every URL is `https://`, or `http://` to a loopback host. Logging in with a password uses the resource
-/// owner password grant, which RFC 9700 §2.4 forbids by default: a profile must opt in with
-/// `allowPasswordGrant`. The device authorization grant (RFC 8628) and the authorization code grant with
-/// PKCE and a loopback redirect (RFC 8252) are a later step; until then a profile without the opt-in
-/// cannot log in (`unsupported`).
+/// Every URL is `https://`, or `http://` to a loopback host. Interactive hosts log in with `login {flow}`:
+/// the device authorization grant (RFC 8628, `"device"`) or the authorization code grant with PKCE and a
+/// loopback redirect (RFC 8252, `"authorizationCode"`); `flows` lists the ones the profile allows (both by
+/// default). Logging in with a password uses the resource owner password grant, which RFC 9700 §2.4 forbids
+/// by default: a profile must opt in with `allowPasswordGrant`.
 package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
   package static let defaultScopes = ["openid", "profile", "email"]
   /// security.md P10: 60 s by default, at most 300 s (the .NET default, the most lenient one seen).
@@ -21,6 +23,10 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package static let timeoutSecondsRange = 1...30
   /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
   package static let defaultTimeoutSeconds = 30
+  /// How long an interactive login waits for the user: at least long enough to type a code, at most an hour.
+  package static let interactiveTimeoutSecondsRange = 10...3600
+  package static let defaultInteractiveTimeoutSeconds = 300
+  package static let flowNames = ["device", "authorizationCode"]
 
   /// Endpoints named in the config instead of discovered.
   package struct Endpoints: Sendable, Equatable {
@@ -31,12 +37,21 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
     package let userinfo: String?
     /// The issuer's keys; required when `scopes` has `openid`, since ID tokens are then verified.
     package let jwks: String?
+    /// RFC 8628 §3.1; the device flow needs it.
+    package let deviceAuthorization: String?
+    /// RFC 6749 §3.1; the authorization code flow needs it.
+    package let authorization: String?
 
-    package init(token: String, revocation: String? = nil, userinfo: String? = nil, jwks: String? = nil) {
+    package init(
+      token: String, revocation: String? = nil, userinfo: String? = nil, jwks: String? = nil,
+      deviceAuthorization: String? = nil, authorization: String? = nil
+    ) {
       self.token = token
       self.revocation = revocation
       self.userinfo = userinfo
       self.jwks = jwks
+      self.deviceAuthorization = deviceAuthorization
+      self.authorization = authorization
     }
   }
 
@@ -53,16 +68,24 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package let idTokenLeewaySeconds: Int
   /// The longest one request to the server may take, retries included.
   package let timeoutSeconds: Int
+  /// The interactive flows the profile allows (`flowNames`), in config order.
+  package let flows: [String]
+  /// How long an interactive login waits for the user.
+  package let interactiveTimeoutSeconds: Int
 
   /// - Important: the numbers must lie in their ranges and the URLs pass the transport rules; the loader
   ///   checks all of them for files.
   package init(
     issuer: String, clientID: String, clientSecret: String? = nil, scopes: [String] = defaultScopes,
     allowPasswordGrant: Bool = false, endpoints: Endpoints? = nil,
-    idTokenLeewaySeconds: Int = defaultIDTokenLeewaySeconds, timeoutSeconds: Int = defaultTimeoutSeconds
+    idTokenLeewaySeconds: Int = defaultIDTokenLeewaySeconds, timeoutSeconds: Int = defaultTimeoutSeconds,
+    flows: [String] = flowNames, interactiveTimeoutSeconds: Int = defaultInteractiveTimeoutSeconds
   ) {
     precondition(Self.idTokenLeewaySecondsRange.contains(idTokenLeewaySeconds), "idTokenLeewaySeconds out of range")
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
+    precondition(flows.allSatisfy(Self.flowNames.contains), "unknown flow")
+    precondition(
+      Self.interactiveTimeoutSecondsRange.contains(interactiveTimeoutSeconds), "interactiveTimeoutSeconds out of range")
     self.issuer = issuer
     self.clientID = clientID
     self.clientSecret = clientSecret
@@ -71,12 +94,15 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
     self.endpoints = endpoints
     self.idTokenLeewaySeconds = idTokenLeewaySeconds
     self.timeoutSeconds = timeoutSeconds
+    self.flows = flows
+    self.interactiveTimeoutSeconds = interactiveTimeoutSeconds
   }
 
   /// The client secret never appears: this may be printed or logged.
   package var description: String {
     "OAuth2ProviderConfig(issuer: \(issuer), clientID: \(clientID), clientSecret: "
-      + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), allowPasswordGrant: \(allowPasswordGrant))"
+      + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), "
+      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows))"
   }
 
   /// Keeps `dump` and debuggers from walking into the client secret.

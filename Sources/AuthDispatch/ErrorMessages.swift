@@ -13,6 +13,21 @@ enum ErrorMessages {
     }
   }
 
+  /// `invalid_credentials` for an interactive login the user (or the server) refused.
+  static func declined(_ locale: MessageLocale) -> String {
+    locale == .zhHans ? "登录未获批准。" : "The sign-in was not approved."
+  }
+
+  /// `timeout` for an interactive login nobody completed in time.
+  static func notCompleted(_ locale: MessageLocale) -> String {
+    locale == .zhHans ? "登录未在规定时间内完成。" : "The sign-in was not completed in time."
+  }
+
+  /// `validation_failed` for a field an interactive login does not take.
+  static func notTaken(_ locale: MessageLocale) -> String {
+    locale == .zhHans ? "此登录方式不使用该字段。" : "This login flow does not take this field."
+  }
+
   private static func pair(_ kind: ErrorKind) -> (String, String) {
     switch kind {
     case .parseError: return ("The message is not valid JSON.", "消息不是有效的 JSON。")

@@ -26,6 +26,13 @@ package struct ErrorTranslator: Sendable {
       return localized(.cancelled, locale)
     case let failure as ValidationFailure:
       return localized(.validationFailed, locale, details: ["fields": .object(ValidateMethod.fieldsJSON(failure.report))])
+    case let failure as FieldsNotTaken:
+      let issue: JSONValue = .object(["code": "not_taken", "message": .string(ErrorMessages.notTaken(locale))])
+      var fields = JSONObject()
+      for field in failure.fields {
+        fields.appendNew(key: field.rawValue, value: .object(["valid": false, "errors": .array([issue])]))
+      }
+      return localized(.validationFailed, locale, details: ["fields": .object(fields)])
     case let error as SessionError:
       return translate(error, locale)
     case let error as ProviderError:
@@ -77,6 +84,11 @@ package struct ErrorTranslator: Sendable {
       if let status = error.status { details["status"] = .number(JSONNumber(status)) }
     case .tlsError: kind = .tlsError
     case .unsupported: kind = .unsupported
+    case .declined:
+      // The kind hosts already handle for "the login was refused"; the text says what happened.
+      return RPCError(.invalidCredentials, ErrorMessages.declined(locale), details: details)
+    case .notCompleted:
+      return RPCError(.timeout, ErrorMessages.notCompleted(locale), details: details)
     }
     return localized(kind, locale, details: details)
   }

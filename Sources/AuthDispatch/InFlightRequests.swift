@@ -12,6 +12,8 @@ final class InFlightRequests: Sendable {
   private struct Entry {
     let id: RequestID?
     let task: Task<Void, Never>
+    /// Cancelled first at shutdown: a person may never act on it.
+    let waitsForUser: Bool
   }
 
   private struct State {
@@ -38,18 +40,19 @@ final class InFlightRequests: Sendable {
 
   /// Starts `operation` in a task, or returns false when `limit` requests are already running.
   ///
-  /// With a profile, the task is ordered against that profile's other requests by `ordering`:
+  /// With a profile, the task is ordered against that profile's other requests by `plan.ordering`:
   /// a session change waits for every earlier request on the profile, a read waits for the
   /// earlier session changes (reads still run concurrently with each other). Registration
   /// happens here, on the reader thread, so the order is arrival order.
   /// The request stops counting against the limit before its answer goes to `deliver`, so a
   /// host that sends its next request the moment it reads an answer finds the slot free.
   func start(
-    id: RequestID?, profile: String?, ordering: SessionOrdering,
+    id: RequestID?, profile: String?, plan: CallPlan,
     _ operation: @escaping @Sendable () async -> OutgoingMessage?,
     deliver: @escaping Reply = { _ in }
   ) -> Bool {
-    state.withLock { state in
+    let ordering = plan.ordering
+    return state.withLock { state in
       guard state.unanswered < limit else { return false }
       state.unanswered += 1
       let token = state.nextToken
@@ -73,7 +76,7 @@ final class InFlightRequests: Sendable {
         completion.signal()
         finish(token: token, profile: profile)
       }
-      state.entries[token] = Entry(id: id, task: task)
+      state.entries[token] = Entry(id: id, task: task, waitsForUser: plan.waitsForUser)
       if let profile, var queued, ordering != .independent {
         if ordering == .changesSession {
           queued.lastChange = (token, completion)
@@ -105,9 +108,12 @@ final class InFlightRequests: Sendable {
 
   var count: Int { state.withLock { $0.entries.count } }
 
-  /// Waits until nothing is running or the timeout passes; then cancels what is left and
-  /// gives it a moment to answer `cancelled`.
+  /// Cancels the requests waiting for a person (nobody will act on them now), then waits until
+  /// nothing is running or the timeout passes; then cancels what is left and gives it a moment
+  /// to answer `cancelled`.
   func drain(timeoutMilliseconds: Int) {
+    let waiting = state.withLock { $0.entries.values.filter(\.waitsForUser).map(\.task) }
+    for task in waiting { task.cancel() }
     if waitUntilIdle(milliseconds: timeoutMilliseconds) { return }
     let tasks = state.withLock { $0.entries.values.map(\.task) }
     for task in tasks { task.cancel() }

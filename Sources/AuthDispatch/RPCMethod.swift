@@ -16,7 +16,26 @@ package protocol AsyncMethod: Sendable {
   static var name: String { get }
   /// How the method is ordered against other requests on the same profile.
   var ordering: SessionOrdering { get }
+  /// How this call is scheduled; by default in `ordering`, and not waiting for a person.
+  func plan(for params: Params) -> CallPlan
   func call(_ params: Params, context: CallContext) async throws -> JSONValue
+}
+
+extension AsyncMethod {
+  package func plan(for params: Params) -> CallPlan { CallPlan(ordering: ordering) }
+}
+
+/// How one call is scheduled.
+package struct CallPlan: Sendable, Equatable {
+  package var ordering: SessionOrdering
+  /// The call waits for a person (an interactive login): it must not hold the profile's queue, and at
+  /// shutdown it is cancelled at once instead of being waited for.
+  package var waitsForUser: Bool
+
+  package init(ordering: SessionOrdering, waitsForUser: Bool = false) {
+    self.ordering = ordering
+    self.waitsForUser = waitsForUser
+  }
 }
 
 /// A registered method, by how it runs.

@@ -82,7 +82,7 @@ package final class Server: MessageReceiver {
     guard case .async(let method)? = registry[notification.method],
       let params = try? Params(notification.params), let context = try? context(for: nil, params)
     else { return }
-    _ = inFlight.start(id: nil, profile: context.profile, ordering: method.ordering) {
+    _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params)) {
       _ = try? await method.call(params, context: context)
       return nil
     }
@@ -118,7 +118,7 @@ package final class Server: MessageReceiver {
     case .async(let method):
       let errors = self.errors
       let started = inFlight.start(
-        id: id, profile: context.profile, ordering: method.ordering,
+        id: id, profile: context.profile, plan: method.plan(for: params),
         { await Self.run(method, params, context, errors) }, deliver: reply)
       if !started {
         reply(.error(id: id, errors.tooManyInFlight(locale: context.locale)))

@@ -13,6 +13,14 @@ package protocol IdentityProvider: Sendable {
   /// - Throws: `ProviderError` (`invalidCredentials` for any refused login, whatever the cause).
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession
 
+  /// Logs in through a flow where the user acts elsewhere (a browser, another device). `prompt` is called
+  /// once, when the user can act; the call then waits for the outcome. Cancelling the task stops the wait.
+  /// The default (see `InteractiveLogin.swift`) answers `unsupported`.
+  /// - Throws: `ProviderError` (`unsupported`, `invalidCredentials` when the user refused, `timeout` when the
+  ///   user did not act in time, …), or `CancellationError`.
+  func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
+    async throws -> IssuedSession
+
   /// - Throws: `ProviderError` (`alreadyExists`, `unsupported`, …).
   func register(_ registration: Registration, password: String) async throws -> UserInfo
 

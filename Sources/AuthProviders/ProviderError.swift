@@ -15,6 +15,11 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
     case badResponse
     case tlsError
     case unsupported
+    /// The user refused an interactive login (RFC 8628 / RFC 6749 `access_denied`) or the server ended it
+    /// with another authorization error. Answered as `invalid_credentials`: the login was refused.
+    case declined
+    /// The user did not complete an interactive login in time (our deadline, or the device code expired).
+    case notCompleted
   }
 
   package let code: Code

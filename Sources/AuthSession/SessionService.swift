@@ -59,13 +59,30 @@ package final class SessionService: Sendable {
   package func login(profile name: String, account: LoginAccount, password: String) async throws -> SessionSnapshot {
     let profile = try profile(name)
     let issued = try await profile.provider.login(account, password: password, profile: name)
-    // Cancelled while the password was being checked: nothing is stored, the answer is `cancelled`.
+    return try await begin(issued, profile: name, lastAccount: account.text)
+  }
+
+  /// Logs in through a flow where the user acts elsewhere (see `IdentityProvider.interactiveLogin`); `prompt`
+  /// gets what the host must show or open. Stored and announced like a password login.
+  package func interactiveLogin(profile name: String, flow: InteractiveFlow, prompt: @escaping LoginPromptSink)
+    async throws -> SessionSnapshot
+  {
+    let profile = try profile(name)
+    let issued = try await profile.provider.interactiveLogin(flow, profile: name, prompt: prompt)
+    return try await begin(issued, profile: name, lastAccount: issued.user.username)
+  }
+
+  /// Stores a new session in one transaction (a new generation) and announces it.
+  private func begin(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
+    -> SessionSnapshot
+  {
+    // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
     try Task.checkCancellation()
     let now = clock.now()
     let record = try await Blocking.run { [stores] in
       try stores.get().write { tx in
         var record = SessionRecord(issued, profile: name, generation: 0, now: now)
-        record.generation = try tx.beginSession(record, lastAccount: account.text)
+        record.generation = try tx.beginSession(record, lastAccount: lastAccount)
         return record
       }
     }

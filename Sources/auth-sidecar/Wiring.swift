@@ -60,7 +60,8 @@ struct Wiring {
       return RESTProvider(config: rest, client: http, stores: stores, clock: clock, log: log)
     case .oauth2(let oauth2):
       return OAuth2Provider(
-        settings: Self.settings(oauth2), http: http, stores: stores, clock: clock, log: log, directory: oauth2Directory)
+        settings: Self.settings(oauth2), http: http, stores: stores, clock: clock, random: random, log: log,
+        directory: oauth2Directory)
     case .form(let form):
       return FormProvider(config: form, client: http, stores: stores, clock: clock, log: log)
     }
@@ -73,9 +74,13 @@ struct Wiring {
       clientSecret: config.clientSecret.map { SecretBytes(Array($0.utf8)) },
       scopes: config.scopes, allowPasswordGrant: config.allowPasswordGrant,
       endpoints: config.endpoints.map {
-        OAuth2Settings.Endpoints(token: $0.token, revocation: $0.revocation, userinfo: $0.userinfo, jwks: $0.jwks)
+        OAuth2Settings.Endpoints(
+          token: $0.token, revocation: $0.revocation, userinfo: $0.userinfo, jwks: $0.jwks,
+          deviceAuthorization: $0.deviceAuthorization, authorization: $0.authorization)
       },
-      idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds))
+      idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds),
+      flows: config.flows.compactMap(InteractiveFlow.init(rawValue:)),
+      interactiveTimeout: Int64(config.interactiveTimeoutSeconds))
   }
 
   func makeSessions(notify: @escaping @Sendable (String, SessionChange) -> Void) -> SessionService {
@@ -92,7 +97,10 @@ struct Wiring {
     var registry = MethodRegistry()
     registry.register(ValidateMethod(validators: validators))
     registry.register(DiscoverMethod())
-    registry.register(LoginMethod(sessions: sessions, validators: validators))
+    registry.register(
+      LoginMethod(sessions: sessions, validators: validators) { prompt in
+        sender.send(.notification(method: LoginMethod.promptNotification, params: prompt))
+      })
     registry.register(RegisterMethod(sessions: sessions, validators: validators))
     registry.register(GetUserMethod(sessions: sessions))
     registry.register(RefreshTokenMethod(sessions: sessions))

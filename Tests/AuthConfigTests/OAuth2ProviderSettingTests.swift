@@ -76,11 +76,53 @@ import Testing
     Self.expect(
       Self.minimal + #", "clientSecretFile": "/x""#, path: "profiles.default.oauth2.clientSecretFile",
       message: "unknown key; expected one of issuer, clientId, clientSecret, scopes, allowPasswordGrant, endpoints, "
-        + "idTokenLeewaySeconds, timeoutSeconds")
+        + "flows, interactiveTimeoutSeconds, idTokenLeewaySeconds, timeoutSeconds")
     Self.expect(
       Self.minimal + #", "endpoints": {"token": "https://a.example.com/t", "device": "https://a.example.com/d"}"#,
       path: "profiles.default.oauth2.endpoints.device",
-      message: "unknown key; expected one of token, revocation, userinfo, jwks")
+      message: "unknown key; expected one of token, revocation, userinfo, jwks, deviceAuthorization, authorization")
+  }
+
+  // MARK: - Interactive flows
+
+  @Test func bothInteractiveFlowsAreAllowedByDefaultWithFiveMinutesToAct() throws {
+    let settings = try #require(try Self.parsed(Self.minimal))
+    #expect(settings.flows == ["device", "authorizationCode"])
+    #expect(settings.interactiveTimeoutSeconds == 300)
+  }
+
+  @Test func flowsTimeoutAndTheirEndpointsAreRead() throws {
+    let settings = try #require(
+      try Self.parsed(
+        #"""
+        "issuer": "https://id.example.com", "clientId": "app", "flows": ["authorizationCode"],
+        "interactiveTimeoutSeconds": 3600, "scopes": ["profile"],
+        "endpoints": {"token": "https://id.example.com/t", "deviceAuthorization": "https://id.example.com/d",
+                      "authorization": "https://id.example.com/a?prompt=login"}
+        """#))
+    #expect(settings.flows == ["authorizationCode"])
+    #expect(settings.interactiveTimeoutSeconds == 3600)
+    #expect(settings.endpoints?.deviceAuthorization == "https://id.example.com/d")
+    #expect(settings.endpoints?.authorization == "https://id.example.com/a?prompt=login")
+    #expect(try Self.parsed(Self.minimal + #", "flows": []"#)?.flows == [])
+  }
+
+  @Test func flowsAreAListOfKnownNamesOnce() {
+    let path = "profiles.default.oauth2.flows"
+    Self.expect(
+      Self.minimal + #", "flows": "device""#, path: path,
+      message: #"must be an array of "device", "authorizationCode", not a string"#)
+    Self.expect(
+      Self.minimal + #", "flows": ["password"]"#, path: path,
+      message: #"each flow must be one of "device", "authorizationCode""#)
+    Self.expect(Self.minimal + #", "flows": ["device", "device"]"#, path: path, message: "must not name a flow twice")
+    Self.expect(
+      Self.minimal + #", "interactiveTimeoutSeconds": 5"#, path: "profiles.default.oauth2.interactiveTimeoutSeconds",
+      message: "must be an integer from 10 to 3600")
+    Self.expect(
+      Self.minimal + #", "endpoints": {"token": "https://a.example.com/t", "authorization": "http://a.example.com/a"}"#,
+      path: "profiles.default.oauth2.endpoints.authorization",
+      message: "must be an https:// URL (http:// only to a loopback host) without user info or fragment")
   }
 
   @Test(arguments: [

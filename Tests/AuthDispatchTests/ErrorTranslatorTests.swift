@@ -52,4 +52,15 @@ import Testing
     #expect(ErrorTranslator().localized(.timeout, .zhHans).message == "服务器响应超时。")
     #expect(ErrorTranslator().localized(.timeout, .en, details: ["status": 504]).details["status"] == 504)
   }
+
+  /// An interactive login answers with no input echoed: each field sent is `not_taken`.
+  @Test func fieldsAnInteractiveLoginDoesNotTakeAreValidationFailed() {
+    let error = ErrorTranslator().translate(FieldsNotTaken(fields: [.account, .password]), locale: .en)
+    #expect(
+      JSONWriter.string(error.json)
+        == #"{"code":-32001,"message":"Some fields are not valid.","data":{"kind":"validation_failed","retryable":false,"#
+        + #""fields":{"account":{"valid":false,"errors":[{"code":"not_taken","message":"This login flow does not take "#
+        + #"this field."}]},"password":{"valid":false,"errors":[{"code":"not_taken","message":"This login flow does "#
+        + #"not take this field."}]}}}}"#)
+  }
 }

@@ -1,5 +1,6 @@
 import AuthJSON
 import AuthProtocol
+import Foundation
 import Testing
 
 @testable import AuthDispatch
@@ -14,28 +15,28 @@ import Testing
     let requests = InFlightRequests(limit: 2)
     let gates = Gates()
     for id in ["1", "2"] {
-      let started = requests.start(id: .number(id), profile: nil, ordering: .independent) {
+      let started = requests.start(id: .number(id), profile: nil, plan: CallPlan(ordering: .independent)) {
         try? await gates.wait("g")
         return nil
       }
       #expect(started)
     }
-    #expect(!requests.start(id: .number("3"), profile: nil, ordering: .independent) { nil })
+    #expect(!requests.start(id: .number("3"), profile: nil, plan: CallPlan(ordering: .independent)) { nil })
     #expect(requests.count == 2)
     gates.open("g")
     try await Self.eventually { requests.count == 0 }
     #expect(requests.count == 0)
-    #expect(requests.start(id: .number("4"), profile: nil, ordering: .independent) { nil })
+    #expect(requests.start(id: .number("4"), profile: nil, plan: CallPlan(ordering: .independent)) { nil })
   }
 
   @Test func theSlotIsFreeWhileTheAnswerIsDeliveredButTheEntryRemains() async throws {
     let requests = InFlightRequests(limit: 1)
     let seen = EventLog()
-    let started = requests.start(id: .number("1"), profile: nil, ordering: .independent) {
+    let started = requests.start(id: .number("1"), profile: nil, plan: CallPlan(ordering: .independent)) {
       .result(id: .number("1"), EncodedJSON.null)
     } deliver: { _ in
       // The host reads this answer and sends its next request at once.
-      let admitted = requests.start(id: .number("2"), profile: nil, ordering: .independent) { nil }
+      let admitted = requests.start(id: .number("2"), profile: nil, plan: CallPlan(ordering: .independent)) { nil }
       seen.append(admitted ? "admitted" : "refused")
       seen.append("entries \(requests.count)")
     }
@@ -49,20 +50,20 @@ import Testing
     let requests = InFlightRequests(limit: 10)
     let log = EventLog()
     let gates = Gates()
-    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .changesSession)) {
       try? await gates.wait("first")
       log.append("p1")
       return nil
     }
-    _ = requests.start(id: nil, profile: "p", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .changesSession)) {
       log.append("p2")
       return nil
     }
-    _ = requests.start(id: nil, profile: "q", ordering: .changesSession) {
+    _ = requests.start(id: nil, profile: "q", plan: CallPlan(ordering: .changesSession)) {
       log.append("q1")
       return nil
     }
-    _ = requests.start(id: nil, profile: "p", ordering: .independent) {
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .independent)) {
       log.append("p independent")
       return nil
     }
@@ -78,7 +79,7 @@ import Testing
     let log = EventLog()
     let gates = Gates()
     func start(_ name: String, _ ordering: SessionOrdering, gate: String? = nil) {
-      _ = requests.start(id: nil, profile: "p", ordering: ordering) {
+      _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: ordering)) {
         if let gate { try? await gates.wait(gate) }
         log.append(name)
         return nil
@@ -105,7 +106,7 @@ import Testing
     let requests = InFlightRequests(limit: 10)
     let log = EventLog()
     for _ in 0..<2 {
-      _ = requests.start(id: .string("dup"), profile: nil, ordering: .independent) {
+      _ = requests.start(id: .string("dup"), profile: nil, plan: CallPlan(ordering: .independent)) {
         do {
           try await Task.sleep(for: .seconds(60))
         } catch {
@@ -117,5 +118,30 @@ import Testing
     requests.cancel(id: .string("dup"))
     try await Self.eventually { requests.count == 0 }
     #expect(log.all == ["cancelled", "cancelled"])
+  }
+
+  /// At shutdown nobody will act on an interactive login: it is cancelled at once, not waited for (were it
+  /// waited for, the drain's 10-minute timeout would trip the time limit, a hang guard).
+  @Test(.timeLimit(.minutes(1))) func drainCancelsRequestsWaitingForAPersonFirst() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    _ = requests.start(id: .number("1"), profile: "p", plan: CallPlan(ordering: .independent, waitsForUser: true)) {
+      do {
+        try await Task.sleep(for: .seconds(600))
+      } catch {
+        log.append("cancelled")
+      }
+      return nil
+    }
+    // `drain` blocks its thread, as it does the transport's: a thread of its own, not the cooperative pool the
+    // cancelled task needs to finish on.
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        requests.drain(timeoutMilliseconds: 600_000)
+        done.resume()
+      }
+    }
+    #expect(log.all == ["cancelled"])
+    #expect(requests.count == 0)
   }
 }

@@ -186,6 +186,24 @@ import Testing
     #expect(IDTokenValidator.accessTokenHash(access) == "E7yFl7Rh_Z0hOWkJ6exs2w")
   }
 
+  // MARK: - Nonce
+
+  /// OIDC Core §3.1.3.7 item 11: when a nonce was sent, the token must carry exactly it.
+  @Test func aNonceThatWasSentMustBeInTheToken() throws {
+    let keys = try Self.keySet()
+    let validator = Self.validator()
+    let withNonce = try Self.signed(["nonce": "n-0S6_WzA2Mj"])
+    #expect(throws: Never.self) { try validator.validate(withNonce, keys: keys, now: Self.now, nonce: "n-0S6_WzA2Mj") }
+    #expect(throws: IDTokenValidator.Failure.wrongNonce) {
+      try validator.validate(withNonce, keys: keys, now: Self.now, nonce: "another")
+    }
+    #expect(throws: IDTokenValidator.Failure.wrongNonce) {
+      try validator.validate(try Self.signed(), keys: keys, now: Self.now, nonce: "n-0S6_WzA2Mj")
+    }
+    // None sent (password and device grants): a nonce in the token is not checked.
+    #expect(try Self.failure(withNonce) == nil)
+  }
+
   // MARK: - Key sets
 
   @Test func theKeySetSkipsKeysItCannotUse() throws {

@@ -87,3 +87,31 @@ def test_schema_examples_validate(document):
 def test_session_shape_for_bearer_and_cookie_sessions(document, session, valid):
     validator = validator_for(document, {"$ref": "#/components/schemas/Session"})
     assert validator.is_valid(session) == valid
+
+
+def test_notification_examples_validate(document):
+    """Every x-notifications example is a valid params object, and wrapped as a message it is a
+    valid Notification."""
+    notification = validator_for(document, {"$ref": "#/components/schemas/Notification"})
+    for entry in document["x-notifications"]:
+        params = validator_for(document, entry["params"])
+        for example in entry.get("examples", []):
+            params.validate(example)
+            if entry["direction"] == "sidecar\u2192host":
+                notification.validate({"jsonrpc": "2.0", "method": entry["name"], "params": example})
+
+
+def test_login_prompt_shapes_are_strict(document):
+    prompt = validator_for(document, {"$ref": "#/components/schemas/LoginPromptParams"})
+    device = {"profile": "default", "id": 1, "flow": "device", "userCode": "ABCD",
+              "verificationUri": "http://127.0.0.1:8000/o/device/", "expiresAt": "2027-01-01T00:05:00Z"}
+    prompt.validate(device)
+    for broken in ({**device, "flow": "authorizationCode"}, {**device, "deviceCode": "secret"},
+                   {**device, "verificationUri": "javascript:alert(1)"},
+                   {k: v for k, v in device.items() if k != "userCode"}):
+        assert not prompt.is_valid(broken), broken
+    code = {"profile": "default", "id": "a", "flow": "authorizationCode",
+            "authorizationUrl": "https://id.example.com/authorize?x=1",
+            "redirectUri": "http://127.0.0.1:41234/callback", "expiresAt": "2027-01-01T00:05:00Z"}
+    prompt.validate(code)
+    assert not prompt.is_valid({**code, "redirectUri": "http://localhost:41234/callback"})

@@ -66,13 +66,51 @@ export interface RegisterParams extends CommonParams {
 }
 
 /** Give exactly one of `account`, `username`, `email`, `phone`. */
-export interface LoginParams extends CommonParams {
+export interface PasswordLoginParams extends CommonParams {
+  flow?: 'password';
   account?: string;
   username?: string;
   email?: string;
   phone?: string;
   password: string;
 }
+
+/**
+ * An interactive login (oauth2 profiles): the user signs in elsewhere, so nothing is typed here.
+ * `device`: RFC 8628 device authorization; `authorizationCode`: RFC 6749 code with PKCE and a
+ * loopback redirect (RFC 8252). The sidecar sends `loginPrompt` with what to show or open.
+ */
+export interface InteractiveLoginParams extends CommonParams {
+  flow: 'device' | 'authorizationCode';
+}
+
+export type LoginParams = PasswordLoginParams | InteractiveLoginParams;
+
+/** `loginPrompt`: what the host shows or opens while an interactive login waits for the user. */
+export type LoginPromptEvent =
+  | {
+      profile: string;
+      /** The id of the pending `login` request. */
+      id: number | string | null;
+      flow: 'device';
+      /** Show it; the user types it at `verificationUri`. */
+      userCode: string;
+      verificationUri: string;
+      /** The same page with the code filled in (e.g. for a QR code), when the server offers one. */
+      verificationUriComplete?: string;
+      /** RFC 3339: the login answers TimeoutError if nobody approves by then. */
+      expiresAt: string;
+    }
+  | {
+      profile: string;
+      id: number | string | null;
+      flow: 'authorizationCode';
+      /** Open it in the user's browser. */
+      authorizationUrl: string;
+      /** The sidecar's loopback listener (`http://127.0.0.1:<port>/callback`). */
+      redirectUri: string;
+      expiresAt: string;
+    };
 
 export interface User {
   id: string;
@@ -238,8 +276,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface LoginOptions extends CallOptions {
+  /** Interactive flows: called once with the `loginPrompt` of this login, before it settles. */
+  onPrompt?: (prompt: LoginPromptEvent) => void;
+}
+
 export interface AuthSidecarEvents {
   sessionChanged: [event: SessionChangedEvent];
+  loginPrompt: [event: LoginPromptEvent];
   notification: [event: NotificationEvent];
   exit: [status: ExitStatus];
   stderr: [line: string];
@@ -271,7 +315,7 @@ export declare class AuthSidecar extends EventEmitter {
 
   validate(params: ValidateParams, options?: CallOptions): Promise<ValidateResult>;
   register(params: RegisterParams, options?: CallOptions): Promise<RegisterResult>;
-  login(params: LoginParams, options?: CallOptions): Promise<LoginResult>;
+  login(params: LoginParams, options?: LoginOptions): Promise<LoginResult>;
   getUser(params?: GetUserParams, options?: CallOptions): Promise<GetUserResult>;
   refreshToken(params?: RefreshTokenParams, options?: CallOptions): Promise<RefreshTokenResult>;
   logout(params?: CommonParams, options?: CallOptions): Promise<LogoutResult>;

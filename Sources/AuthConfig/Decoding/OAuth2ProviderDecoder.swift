@@ -7,10 +7,10 @@ import AuthJSON
 /// value (the client secret lives here).
 enum OAuth2ProviderDecoder {
   static let keys = [
-    "issuer", "clientId", "clientSecret", "scopes", "allowPasswordGrant", "endpoints", "idTokenLeewaySeconds",
-    "timeoutSeconds",
+    "issuer", "clientId", "clientSecret", "scopes", "allowPasswordGrant", "endpoints", "flows",
+    "interactiveTimeoutSeconds", "idTokenLeewaySeconds", "timeoutSeconds",
   ]
-  static let endpointKeys = ["token", "revocation", "userinfo", "jwks"]
+  static let endpointKeys = ["token", "revocation", "userinfo", "jwks", "deviceAuthorization", "authorization"]
   static let urlRule = "must be an https:// URL (http:// only to a loopback host) without user info or fragment"
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig {
@@ -32,11 +32,15 @@ enum OAuth2ProviderDecoder {
     }
     let leeway = try object.integer("idTokenLeewaySeconds", in: OAuth2ProviderConfig.idTokenLeewaySecondsRange)
     let timeout = try object.integer("timeoutSeconds", in: OAuth2ProviderConfig.timeoutSecondsRange)
+    let flows = try flows(in: object) ?? OAuth2ProviderConfig.flowNames
+    let interactiveTimeout = try object.integer(
+      "interactiveTimeoutSeconds", in: OAuth2ProviderConfig.interactiveTimeoutSecondsRange)
     return OAuth2ProviderConfig(
       issuer: issuer, clientID: clientID, clientSecret: clientSecret, scopes: scopes,
       allowPasswordGrant: allowPasswordGrant, endpoints: endpoints,
       idTokenLeewaySeconds: leeway ?? OAuth2ProviderConfig.defaultIDTokenLeewaySeconds,
-      timeoutSeconds: timeout ?? OAuth2ProviderConfig.defaultTimeoutSeconds)
+      timeoutSeconds: timeout ?? OAuth2ProviderConfig.defaultTimeoutSeconds, flows: flows,
+      interactiveTimeoutSeconds: interactiveTimeout ?? OAuth2ProviderConfig.defaultInteractiveTimeoutSeconds)
   }
 
   private static func endpoints(in object: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig.Endpoints? {
@@ -45,7 +49,29 @@ enum OAuth2ProviderDecoder {
       token: try url("token", in: endpoints, required: true, allowQuery: true)!,
       revocation: try url("revocation", in: endpoints, required: false, allowQuery: true),
       userinfo: try url("userinfo", in: endpoints, required: false, allowQuery: true),
-      jwks: try url("jwks", in: endpoints, required: false, allowQuery: true))
+      jwks: try url("jwks", in: endpoints, required: false, allowQuery: true),
+      deviceAuthorization: try url("deviceAuthorization", in: endpoints, required: false, allowQuery: true),
+      authorization: try url("authorization", in: endpoints, required: false, allowQuery: true))
+  }
+
+  /// The interactive flows a profile allows: distinct `flowNames`; absent means both, `[]` none (a profile
+  /// that logs in with the password grant only).
+  private static func flows(in object: ConfigObject) throws(SettingError) -> [String]? {
+    guard let value = value("flows", in: object) else { return nil }
+    let path = object.path.appending("flows")
+    let names = OAuth2ProviderConfig.flowNames.map { "\"\($0)\"" }.joined(separator: ", ")
+    guard case .array(let items) = value else {
+      throw SettingError(path, "must be an array of \(names), not \(ConfigObject.describe(value))")
+    }
+    var flows: [String] = []
+    for item in items {
+      guard case .string(let flow) = item, OAuth2ProviderConfig.flowNames.contains(flow) else {
+        throw SettingError(path, "each flow must be one of \(names)")
+      }
+      guard !flows.contains(flow) else { throw SettingError(path, "must not name a flow twice") }
+      flows.append(flow)
+    }
+    return flows
   }
 
   // MARK: - Values

@@ -2,24 +2,65 @@ import AuthJSON
 import AuthProtocol
 import AuthProviders
 import AuthSession
+import AuthSupport
 import AuthValidation
 
 /// `login`: validates with the login rules, authenticates with the profile's provider, stores
-/// the session. Params: one of `account`, `username`, `email`, `phone`, and `password`.
+/// the session. Params: one of `account`, `username`, `email`, `phone`, and `password`; or
+/// `flow: "device" | "authorizationCode"` and none of those (the user acts in a browser or on
+/// another device, announced to the host with a `loginPrompt` notification).
 package struct LoginMethod: AsyncMethod {
   package static let name = "login"
+  /// The notification that tells the host what to show or open during an interactive login.
+  package static let promptNotification = "loginPrompt"
   package let ordering = SessionOrdering.changesSession
+
+  /// `flow`: how the user proves who they are.
+  enum Flow: String, CaseIterable {
+    case password, device, authorizationCode
+
+    var interactive: InteractiveFlow? { InteractiveFlow(rawValue: rawValue) }
+  }
+
+  static let credentialFields: [FieldName] = [.account, .username, .email, .phone, .password]
 
   private let sessions: SessionService
   private let validators: ProfileValidators
+  private let sendPrompt: @Sendable (JSONObject) -> Void
 
-  package init(sessions: SessionService, validators: ProfileValidators) {
+  /// - Parameter sendPrompt: sends a `loginPrompt` notification with these params to the host.
+  package init(
+    sessions: SessionService, validators: ProfileValidators,
+    sendPrompt: @escaping @Sendable (JSONObject) -> Void = { _ in }
+  ) {
     self.sessions = sessions
     self.validators = validators
+    self.sendPrompt = sendPrompt
+  }
+
+  /// An interactive login may wait minutes for a person, so it does not hold the profile's queue (a
+  /// `getUser` or `logout` sent meanwhile is answered at once); its session is stored in one transaction when
+  /// the user is done, as if the login arrived then. A `flow` that does not parse is answered by `call`.
+  package func plan(for params: Params) -> CallPlan {
+    guard let flow = try? params.choice("flow", as: Flow.self), flow.interactive != nil else {
+      return CallPlan(ordering: ordering)
+    }
+    return CallPlan(ordering: .independent, waitsForUser: true)
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(["account", "username", "email", "phone", "password"])
+    try params.allowOnly(Set(["flow"] + Self.credentialFields.map(\.rawValue)))
+    let flow = try params.choice("flow", as: Flow.self) ?? .password
+    let snapshot: SessionSnapshot
+    if let interactive = flow.interactive {
+      snapshot = try await interactiveLogin(interactive, params, context)
+    } else {
+      snapshot = try await passwordLogin(params, context)
+    }
+    return .object(["user": .object(snapshot.user), "session": .object(snapshot.session)])
+  }
+
+  private func passwordLogin(_ params: Params, _ context: CallContext) async throws -> SessionSnapshot {
     let given: [(FieldName, String)] = try [FieldName.account, .username, .email, .phone].compactMap { field in
       try params.string(field.rawValue).map { (field, $0) }
     }
@@ -41,9 +82,41 @@ package struct LoginMethod: AsyncMethod {
     case .phone: kind = .phone
     case .username: kind = .username
     }
-    let snapshot = try await sessions.login(
+    return try await sessions.login(
       profile: context.profile, account: LoginAccount(kind: kind, text: normalized), password: input.password ?? "")
-    return .object(["user": .object(snapshot.user), "session": .object(snapshot.session)])
+  }
+
+  /// The user types nothing here: an account or a password sent along is refused as `validation_failed`
+  /// (`not_taken`), never looked at further and never echoed.
+  private func interactiveLogin(_ flow: InteractiveFlow, _ params: Params, _ context: CallContext) async throws
+    -> SessionSnapshot
+  {
+    let extra = Self.credentialFields.filter { params.object[$0.rawValue] != nil }
+    guard extra.isEmpty else { throw FieldsNotTaken(fields: extra) }
+    let (profile, id, send) = (context.profile, context.id, sendPrompt)
+    return try await sessions.interactiveLogin(profile: profile, flow: flow) { prompt in
+      send(Self.promptParams(prompt, profile: profile, id: id))
+    }
+  }
+
+  /// `{profile, id, flow, …}`: `id` is the pending `login` request's, so a host with several logins in
+  /// flight knows which one the prompt belongs to (`null` for a login sent as a notification).
+  static func promptParams(_ prompt: LoginPrompt, profile: String, id: RequestID?) -> JSONObject {
+    var params: JSONObject = ["profile": .string(profile)]
+    params.appendNew(key: "id", value: id?.json ?? .null)
+    params.appendNew(key: "flow", value: .string(prompt.flow.rawValue))
+    switch prompt {
+    case .device(let userCode, let uri, let complete, let expiresAt):
+      params.appendNew(key: "userCode", value: .string(userCode))
+      params.appendNew(key: "verificationUri", value: .string(uri))
+      if let complete { params.appendNew(key: "verificationUriComplete", value: .string(complete)) }
+      params.appendNew(key: "expiresAt", value: .string(RFC3339.format(expiresAt)))
+    case .authorizationCode(let url, let redirectURI, let expiresAt):
+      params.appendNew(key: "authorizationUrl", value: .string(url))
+      params.appendNew(key: "redirectUri", value: .string(redirectURI))
+      params.appendNew(key: "expiresAt", value: .string(RFC3339.format(expiresAt)))
+    }
+    return params
   }
 
   private static func kind(of field: FieldName) -> AccountKind {
@@ -58,4 +131,10 @@ package struct LoginMethod: AsyncMethod {
 /// Input that failed the validation rules; answered `validation_failed` with the per-field report.
 struct ValidationFailure: Error {
   let report: ValidationReport
+}
+
+/// Fields sent with an interactive `login`, which takes none; answered `validation_failed` with the code
+/// `not_taken` for each (the values are never looked at).
+struct FieldsNotTaken: Error {
+  let fields: [FieldName]
 }

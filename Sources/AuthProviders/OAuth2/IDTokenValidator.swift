@@ -20,6 +20,7 @@ struct IDTokenValidator: Sendable {
     case issuedInFuture
     case notYetValid
     case accessTokenHashMismatch
+    case wrongNonce
 
     var description: String {
       switch self {
@@ -34,6 +35,7 @@ struct IDTokenValidator: Sendable {
       case .issuedInFuture: "ID token iat is in the future"
       case .notYetValid: "ID token nbf is in the future"
       case .accessTokenHashMismatch: "ID token at_hash does not match the access token"
+      case .wrongNonce: "ID token nonce is missing or not the one sent"
       }
     }
   }
@@ -79,11 +81,14 @@ struct IDTokenValidator: Sendable {
     return Header(algorithm: algorithm, keyID: keyID, parts: parts)
   }
 
-  /// - Parameter accessToken: the access token issued with the ID token, checked against `at_hash`.
+  /// - Parameters:
+  ///   - accessToken: the access token issued with the ID token, checked against `at_hash`.
+  ///   - nonce: the `nonce` of the authorization request, when one was sent: the token must carry exactly it
+  ///     (OIDC Core §3.1.3.7 item 11).
   /// - Returns: the verified claims.
-  func validate(_ token: String, keys: JSONWebKeySet, now: Int64, accessToken: SecretBytes? = nil) throws(Failure)
-    -> JSONObject
-  {
+  func validate(
+    _ token: String, keys: JSONWebKeySet, now: Int64, accessToken: SecretBytes? = nil, nonce: String? = nil
+  ) throws(Failure) -> JSONObject {
     let header = try header(token)
     let candidates = keys.candidates(keyID: header.keyID, algorithm: header.algorithm)
     guard !candidates.isEmpty else { throw .unknownKey }
@@ -96,6 +101,10 @@ struct IDTokenValidator: Sendable {
     try check(claims, now: now)
     if let accessToken, let expected = claims["at_hash"] {
       guard expected.stringValue == Self.accessTokenHash(accessToken) else { throw .accessTokenHashMismatch }
+    }
+    if let nonce {
+      guard let claimed = claims["nonce"]?.stringValue, ConstantTime.equals(Array(claimed.utf8), Array(nonce.utf8))
+      else { throw .wrongNonce }
     }
     return claims
   }

@@ -13,6 +13,10 @@ struct OAuth2Metadata: Sendable, Equatable {
   var revocationEndpoint: String?
   var userinfoEndpoint: String?
   var jwksURI: String?
+  /// RFC 8628 §4 `device_authorization_endpoint`.
+  var deviceAuthorizationEndpoint: String?
+  /// RFC 8414 §2 `authorization_endpoint`.
+  var authorizationEndpoint: String?
   /// `verifiableAlgorithms` that the issuer announces in `id_token_signing_alg_values_supported`.
   var idTokenAlgorithms: [JWSAlgorithm]
 
@@ -22,17 +26,22 @@ struct OAuth2Metadata: Sendable, Equatable {
     revocationEndpoint = endpoints.revocation
     userinfoEndpoint = endpoints.userinfo
     jwksURI = endpoints.jwks
+    deviceAuthorizationEndpoint = endpoints.deviceAuthorization
+    authorizationEndpoint = endpoints.authorization
     idTokenAlgorithms = Self.verifiableAlgorithms
   }
 
   init(
     tokenEndpoint: String, revocationEndpoint: String? = nil, userinfoEndpoint: String? = nil, jwksURI: String? = nil,
+    deviceAuthorizationEndpoint: String? = nil, authorizationEndpoint: String? = nil,
     idTokenAlgorithms: [JWSAlgorithm] = verifiableAlgorithms
   ) {
     self.tokenEndpoint = tokenEndpoint
     self.revocationEndpoint = revocationEndpoint
     self.userinfoEndpoint = userinfoEndpoint
     self.jwksURI = jwksURI
+    self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+    self.authorizationEndpoint = authorizationEndpoint
     self.idTokenAlgorithms = idTokenAlgorithms
   }
 
@@ -62,6 +71,8 @@ struct OAuth2Metadata: Sendable, Equatable {
       revocationEndpoint: try endpoint("revocation_endpoint", in: document),
       userinfoEndpoint: try endpoint("userinfo_endpoint", in: document),
       jwksURI: try endpoint("jwks_uri", in: document),
+      deviceAuthorizationEndpoint: try endpoint("device_authorization_endpoint", in: document),
+      authorizationEndpoint: try endpoint("authorization_endpoint", in: document),
       idTokenAlgorithms: verifiableAlgorithms.filter(announced.contains))
   }
 

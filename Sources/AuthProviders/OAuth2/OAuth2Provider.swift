@@ -7,9 +7,10 @@ import AuthSupport
 /// An OAuth 2.0 / OpenID Connect authorization server: discovery, the password grant (only when the profile
 /// opts in), the refresh grant with rotation, revocation (RFC 7009), userinfo and ID-token validation.
 ///
-/// The device authorization grant (RFC 8628) and the authorization code grant with PKCE and a loopback
-/// redirect (RFC 8252) are a later step; until then `login` on a profile without `allowPasswordGrant` answers
-/// `unsupported`.
+/// Interactive hosts log in with the device authorization grant (RFC 8628, `OAuth2Provider+Device.swift`) or
+/// the authorization code grant with PKCE and a loopback redirect (RFC 8252,
+/// `OAuth2Provider+AuthorizationCode.swift`); `login` with a password on a profile without
+/// `allowPasswordGrant` answers `unsupported`.
 ///
 /// Discovery and the JWKS are fetched on first use and kept for the life of the process (the JWKS is fetched
 /// again once when an ID token names a key it does not hold). Nothing here logs a token, code, secret or body.
@@ -20,19 +21,21 @@ package final class OAuth2Provider: IdentityProvider {
   /// Used when a token answer has neither `expires_in` nor a JWT `exp`: the common lifetime of an hour.
   static let defaultLifetime: Int64 = 3600
 
-  private let settings: OAuth2Settings
-  private let transport: OAuth2Transport
+  let settings: OAuth2Settings
+  let transport: OAuth2Transport
   private let stores: LazyStore
-  private let clock: any Clock
-  private let log: Logger
-  private let metadata: FetchOnce<OAuth2Metadata>
+  let clock: any Clock
+  /// `state`, `nonce` and the PKCE verifier of the authorization code flow.
+  let random: any RandomSource
+  let log: Logger
+  let metadata: FetchOnce<OAuth2Metadata>
   private let directory: OAuth2Directory
 
   /// - Parameter directory: where discovery documents and key sets are cached; the executable passes one
   ///   shared by every profile.
   package init(
-    settings: OAuth2Settings, http: any HTTPClient, stores: LazyStore, clock: any Clock, log: Logger,
-    directory: OAuth2Directory = OAuth2Directory()
+    settings: OAuth2Settings, http: any HTTPClient, stores: LazyStore, clock: any Clock,
+    random: any RandomSource = SystemRandomSource(), log: Logger, directory: OAuth2Directory = OAuth2Directory()
   ) {
     let transport = OAuth2Transport(
       http: http, clientID: settings.clientID, clientSecret: settings.clientSecret, timeout: settings.timeout)
@@ -47,6 +50,7 @@ package final class OAuth2Provider: IdentityProvider {
     self.transport = transport
     self.stores = stores
     self.clock = clock
+    self.random = random
     self.log = log
     self.directory = directory
   }
@@ -72,21 +76,30 @@ package final class OAuth2Provider: IdentityProvider {
       ("grant_type", .text("password")), ("username", .text(account.text)), ("password", .text(password)),
     ])
     if !settings.scopes.isEmpty { form.append("scope", .text(settings.scopes.joined(separator: " "))) }
-    let answer = try await token(form, at: endpoints.tokenEndpoint, refreshing: false)
-    let user: UserInfo
+    let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .password)
+    let user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
+    log.debug("oauth2: password grant succeeded")
+    return session(answer, user: user, now: now, previous: nil)
+  }
+
+  /// The user of a new session: from its ID token (checked against `nonce` when one was sent), else from
+  /// userinfo, else named by the account typed (a password login on a plain OAuth server).
+  /// - Throws: `ProviderError.badResponse` when none of those can name the user.
+  func newUser(_ answer: TokenAnswer, _ endpoints: OAuth2Metadata, nonce: String?, account: String?) async throws
+    -> UserInfo
+  {
     if let idToken = answer.idToken {
-      user = try await verifiedUser(idToken, endpoints, accessToken: answer.accessToken, subject: nil)
-    } else if let userinfo = endpoints.userinfoEndpoint {
+      return try await verifiedUser(idToken, endpoints, accessToken: answer.accessToken, subject: nil, nonce: nonce)
+    }
+    if let userinfo = endpoints.userinfoEndpoint {
       do {
-        user = try await userInfo(at: userinfo, accessToken: answer.accessToken, subject: nil)
+        return try await userInfo(at: userinfo, accessToken: answer.accessToken, subject: nil)
       } catch let error as ProviderError where error.code == .sessionRejected {
         throw ProviderError(.badResponse, "userinfo refused a fresh access token")
       }
-    } else {
-      user = UserInfo(id: account.text, username: account.text)
     }
-    log.debug("oauth2: password grant succeeded")
-    return session(answer, user: user, now: now, previous: nil)
+    guard let account else { throw ProviderError(.badResponse, "no ID token and no userinfo endpoint name the user") }
+    return UserInfo(id: account, username: account)
   }
 
   package func register(_ registration: Registration, password: String) async throws -> UserInfo {
@@ -103,7 +116,7 @@ package final class OAuth2Provider: IdentityProvider {
     let now = clock.now()
     // No `scope`: RFC 6749 §6 then grants the scope of the original grant.
     let form = FormBody([("grant_type", .text("refresh_token")), ("refresh_token", .secret(refreshToken))])
-    let answer = try await token(form, at: endpoints.tokenEndpoint, refreshing: true)
+    let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .refresh)
     let cached = Self.cachedUser(current)
     let user: UserInfo
     if let idToken = answer.idToken {
@@ -124,7 +137,7 @@ package final class OAuth2Provider: IdentityProvider {
 
   /// The new session from a token answer. A refresh answer without a refresh token keeps the old one
   /// (RFC 6749 §6: the server may keep it unchanged); without `scope` the scopes stay as they were.
-  private func session(_ answer: TokenAnswer, user: UserInfo, now: Int64, previous: SessionRecord?) -> IssuedSession {
+  func session(_ answer: TokenAnswer, user: UserInfo, now: Int64, previous: SessionRecord?) -> IssuedSession {
     let lifetime = answer.expiresIn ?? Self.jwtLifetime(answer.accessToken, now: now) ?? Self.defaultLifetime
     if answer.expiresIn == nil { log.info("oauth2: token answer without expires_in; assuming \(lifetime) s") }
     return IssuedSession(
@@ -135,20 +148,26 @@ package final class OAuth2Provider: IdentityProvider {
 
   // MARK: - Token endpoint
 
+  /// The grants sent to the token endpoint (named in logs; a refresh's refusals mean something else).
+  enum Grant: String {
+    case password, refresh
+    case authorizationCode = "authorization code"
+  }
+
   /// Posts to the token endpoint and reads the answer.
   /// - Throws: `ProviderError`: for a login, `invalidCredentials` on 400/401 (RFC 6749 §5.2: `invalid_grant` is
-  ///   a wrong password, `invalid_client` a refused client); for a refresh, `sessionRejected` on
-  ///   `invalid_grant` only (a refused, rotated, revoked or expired refresh token), `badResponse` otherwise, so
-  ///   a misconfigured client never ends the session. 429 and 5xx as in `RemoteFailures`. The `error` code
-  ///   travels as `upstreamCode`.
-  private func token(_ form: FormBody, at url: String, refreshing: Bool) async throws -> TokenAnswer {
+  ///   a wrong password or a spent authorization code, `invalid_client` a refused client); for a refresh,
+  ///   `sessionRejected` on `invalid_grant` only (a refused, rotated, revoked or expired refresh token),
+  ///   `badResponse` otherwise, so a misconfigured client never ends the session. 429 and 5xx as in
+  ///   `RemoteFailures`. The `error` code travels as `upstreamCode`.
+  func token(_ form: FormBody, at url: String, grant: Grant) async throws -> TokenAnswer {
     let response = try await transport.post(url, form)
     if (200..<300).contains(response.status) { return try TokenAnswer.parse(response.body) }
     if let failure = RemoteFailures.providerError(status: response) { throw failure }
     let code = TokenAnswer.errorCode(response)
-    let grant = refreshing ? "refresh" : "password"
-    log.info("oauth2: token endpoint answered \(response.status) to a \(grant) grant (\(code ?? "no error code"))")
-    if refreshing {
+    log.info(
+      "oauth2: token endpoint answered \(response.status) to a \(grant.rawValue) grant (\(code ?? "no error code"))")
+    if grant == .refresh {
       if code == "invalid_grant" { throw ProviderError(.sessionRejected, "refresh token refused", upstreamCode: code) }
       throw ProviderError(.badResponse, "token endpoint refused a refresh (\(response.status))", upstreamCode: code)
     }
@@ -170,11 +189,12 @@ package final class OAuth2Provider: IdentityProvider {
 
   // MARK: - ID token
 
-  /// Validates the ID token and returns its user; `subject`, when given, must be its `sub`.
+  /// Validates the ID token and returns its user; `subject`, when given, must be its `sub`; `nonce`, when
+  /// given, its `nonce`.
   /// - Throws: `ProviderError.badResponse` for any failed rule.
-  private func verifiedUser(_ idToken: String, _ endpoints: OAuth2Metadata, accessToken: SecretBytes, subject: String?)
-    async throws -> UserInfo
-  {
+  private func verifiedUser(
+    _ idToken: String, _ endpoints: OAuth2Metadata, accessToken: SecretBytes, subject: String?, nonce: String? = nil
+  ) async throws -> UserInfo {
     let validator = IDTokenValidator(
       issuer: settings.issuer, clientID: settings.clientID, leeway: settings.idTokenLeeway,
       algorithms: endpoints.idTokenAlgorithms)
@@ -188,7 +208,7 @@ package final class OAuth2Provider: IdentityProvider {
         log.info("oauth2: ID token names a key the cached JWKS lacks; fetching the JWKS again")
         (keys, version) = try await keySets.refetch(after: version)
       }
-      claims = try validator.validate(idToken, keys: keys, now: clock.now(), accessToken: accessToken)
+      claims = try validator.validate(idToken, keys: keys, now: clock.now(), accessToken: accessToken, nonce: nonce)
     } catch let failure as IDTokenValidator.Failure {
       log.warning("oauth2: \(failure)")
       throw ProviderError(.badResponse, failure.description)

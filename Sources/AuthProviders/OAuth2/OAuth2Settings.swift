@@ -9,12 +9,21 @@ package struct OAuth2Settings: Sendable {
     package var revocation: String?
     package var userinfo: String?
     package var jwks: String?
+    /// RFC 8628 §3.1; needed for the device flow.
+    package var deviceAuthorization: String?
+    /// RFC 6749 §3.1; needed for the authorization code flow.
+    package var authorization: String?
 
-    package init(token: String, revocation: String? = nil, userinfo: String? = nil, jwks: String? = nil) {
+    package init(
+      token: String, revocation: String? = nil, userinfo: String? = nil, jwks: String? = nil,
+      deviceAuthorization: String? = nil, authorization: String? = nil
+    ) {
       self.token = token
       self.revocation = revocation
       self.userinfo = userinfo
       self.jwks = jwks
+      self.deviceAuthorization = deviceAuthorization
+      self.authorization = authorization
     }
   }
 
@@ -32,11 +41,17 @@ package struct OAuth2Settings: Sendable {
   package var idTokenLeeway: Int64
   /// The longest one request may take, retries included.
   package var timeout: Duration
+  /// The interactive flows the profile allows.
+  package var flows: [InteractiveFlow]
+  /// How long an interactive login waits for the user, in seconds (a device code's own lifetime may be
+  /// shorter).
+  package var interactiveTimeout: Int64
 
   package init(
     issuer: String, clientID: String, clientSecret: SecretBytes? = nil, scopes: [String] = ["openid"],
     allowPasswordGrant: Bool = false, endpoints: Endpoints? = nil, idTokenLeeway: Int64 = 60,
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(30), flows: [InteractiveFlow] = InteractiveFlow.allCases,
+    interactiveTimeout: Int64 = 300
   ) {
     self.issuer = issuer
     self.clientID = clientID
@@ -46,5 +61,7 @@ package struct OAuth2Settings: Sendable {
     self.endpoints = endpoints
     self.idTokenLeeway = idTokenLeeway
     self.timeout = timeout
+    self.flows = flows
+    self.interactiveTimeout = interactiveTimeout
   }
 }

@@ -115,6 +115,8 @@ export class AuthSidecar extends EventEmitter {
     this._nextId = 1;
     /** @type {Map<number, Pending>} requests written to the sidecar, awaiting their answer */
     this._pending = new Map();
+    /** `onPrompt` of pending interactive logins, by request id. */
+    this._promptHandlers = new Map();
     /** how many of them count against maxInFlight */
     this._inFlight = 0;
     /** @type {Pending[]} requests waiting for an in-flight slot (maxInFlight) */
@@ -432,6 +434,7 @@ export class AuthSidecar extends EventEmitter {
       /** @type {Pending} */
       const counted = !INLINE_METHODS.has(method);
       const pending = { id, method, resolve, reject, signal, onAbort: undefined, frame: this._encode(body), counted };
+      if (typeof options?.onPrompt === 'function') this._promptHandlers.set(id, options.onPrompt);
       if (signal) {
         pending.onAbort = () => this._abort(pending);
         signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -561,6 +564,7 @@ export class AuthSidecar extends EventEmitter {
    */
   _settle(pending, outcome, failed) {
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
+    this._promptHandlers.delete(pending.id);
     if (failed) pending.reject(outcome);
     else pending.resolve(outcome);
   }
@@ -590,6 +594,7 @@ export class AuthSidecar extends EventEmitter {
     if (typeof message.method === 'string') {
       const params = message.params;
       if (message.method === 'sessionChanged') this._emitSafely('sessionChanged', params);
+      if (message.method === 'loginPrompt') this._prompt(params);
       this._emitSafely('notification', { method: message.method, params });
       return;
     }
@@ -614,6 +619,25 @@ export class AuthSidecar extends EventEmitter {
       this._settle(pending, error, true);
     } else {
       this._settle(pending, message.result, false);
+    }
+  }
+
+  /**
+   * A `loginPrompt`: the `loginPrompt` event, then the `onPrompt` of the login it names. The
+   * sidecar sends it before that login's answer, so the handler always runs first.
+   * @param {any} params
+   */
+  _prompt(params) {
+    this._emitSafely('loginPrompt', params);
+    const handler = this._promptHandlers.get(params?.id);
+    if (!handler) return;
+    this._promptHandlers.delete(params.id);
+    try {
+      handler(params);
+    } catch (error) {
+      process.nextTick(() => {
+        throw error;
+      });
     }
   }
 
@@ -649,7 +673,12 @@ export class AuthSidecar extends EventEmitter {
     return this.call('register', withDefaults(params, this._defaults), options);
   }
 
-  /** @param {object} params @param {{signal?: AbortSignal}} [options] */
+  /**
+   * A password login, or with `flow: 'device' | 'authorizationCode'` an interactive one:
+   * `options.onPrompt(prompt)` (and the `loginPrompt` event) gets what to show or open, and the
+   * promise settles once the user is done; `options.signal` stops the wait.
+   * @param {object} params @param {{signal?: AbortSignal, onPrompt?: (prompt: object) => void}} [options]
+   */
   login(params, options) {
     return this.call('login', withDefaults(params, this._defaults), options);
   }

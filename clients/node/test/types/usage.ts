@@ -39,6 +39,11 @@ export async function usage(): Promise<unknown[]> {
   const controller = new AbortController();
   const { user, session } = await sidecar.login({ account: 'bob', password: 'pw' }, { signal: controller.signal });
   const text: string = `${user.id} ${user.username} ${user.email ?? ''} ${session.accessToken} ${session.expiresAt}`;
+  sidecar.on('loginPrompt', (prompt) => (prompt.flow === 'device' ? prompt.userCode : prompt.authorizationUrl));
+  const device = await sidecar.login(
+    { flow: 'device', profile: 'work' },
+    { onPrompt: (prompt) => (prompt.flow === 'device' ? [prompt.verificationUri, prompt.expiresAt] : prompt.redirectUri) },
+  );
   try {
     await sidecar.getUser({ refresh: true });
   } catch (error) {
@@ -77,10 +82,12 @@ export async function usage(): Promise<unknown[]> {
 
   // @ts-expect-error a password is required
   await sidecar.login({ account: 'bob' });
+  // @ts-expect-error an interactive login takes no password
+  await sidecar.login({ flow: 'authorizationCode', password: 'pw' });
   // @ts-expect-error framing is ndjson or lsp
   new AuthSidecar({ framing: 'xml' });
   // @ts-expect-error refresh is a boolean
   await sidecar.getUser({ refresh: 'yes' });
 
-  return [valid, text, refreshed, loggedOut, first, names, now, generic, code, mapped, exitCode];
+  return [valid, text, device, refreshed, loggedOut, first, names, now, generic, code, mapped, exitCode];
 }

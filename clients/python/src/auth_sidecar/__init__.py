@@ -56,6 +56,8 @@ from ._types import (
     RegisterResult,
     Session,
     SessionChanged,
+    LoginFlow,
+    LoginPrompt,
     SessionState,
     StatusResult,
     User,
@@ -115,6 +117,8 @@ __all__ = [
     "LogoutResult",
     "StatusResult",
     "SessionChanged",
+    "LoginFlow",
+    "LoginPrompt",
     "SessionState",
     "OpenRPCDocument",
 ]

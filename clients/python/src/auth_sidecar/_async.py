@@ -14,6 +14,8 @@ from . import _common as c
 from ._errors import CallTimeout, ClientClosed, SidecarExited, error_from_response
 from ._types import (
     GetUserResult,
+    LoginFlow,
+    LoginPrompt,
     LoginResult,
     LogoutResult,
     OpenRPCDocument,
@@ -29,6 +31,7 @@ __all__ = ["AsyncAuthSidecar"]
 
 SessionCallback = Callable[[SessionChanged], Union[None, Awaitable[None]]]
 NotificationCallback = Callable[[str, Any], Union[None, Awaitable[None]]]
+PromptCallback = Callable[[LoginPrompt], Union[None, Awaitable[None]]]
 
 
 class _Call:
@@ -137,6 +140,9 @@ class AsyncAuthSidecar:
         self._callback_tasks: Set["asyncio.Future[Any]"] = set()
         self._listeners: List[NotificationCallback] = []
         self._session_listeners: List[SessionCallback] = []
+        self._prompt_listeners: List[PromptCallback] = []
+        #: ``on_prompt`` of pending interactive logins, by request id.
+        self._prompt_callbacks: Dict[int, PromptCallback] = {}
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -245,12 +251,24 @@ class AsyncAuthSidecar:
         self._listeners.append(callback)
         return lambda: _remove(self._listeners, callback)
 
+    def on_login_prompt(self, callback: PromptCallback) -> Callable[[], None]:
+        """Calls ``callback(prompt)`` (a function or a coroutine function) for every
+        ``loginPrompt``. Returns a function that removes the callback."""
+        self._prompt_listeners.append(callback)
+        return lambda: _remove(self._prompt_listeners, callback)
+
     def _notify(self, method: Any, params: Any) -> None:
         for callback in list(self._listeners):
             self._run_callback(callback, method, params)
         if method == c.SESSION_CHANGED:
             for on_change in list(self._session_listeners):
                 self._run_callback(on_change, params)
+        elif method == c.LOGIN_PROMPT:
+            for on_prompt in list(self._prompt_listeners):
+                self._run_callback(on_prompt, params)
+            own = self._prompt_callbacks.pop(c.prompt_request_id(params), None)  # type: ignore[arg-type]
+            if own is not None:
+                self._run_callback(own, params)
 
     def _run_callback(self, callback: Callable[..., Any], *args: Any) -> None:
         try:
@@ -276,6 +294,10 @@ class AsyncAuthSidecar:
         Cancelling the awaiting task sends ``$/cancelRequest``; with ``timeout`` (seconds) an
         unanswered call is cancelled the same way and raises :class:`CallTimeout`.
         """
+        return await self._call(method, params, timeout)
+
+    async def _call(self, method: str, params: Any, timeout: Any,
+                    on_prompt: Optional[PromptCallback] = None) -> Any:
         if self._transport is None:
             await self.start()
         if timeout is c.DEFAULT:
@@ -297,6 +319,8 @@ class AsyncAuthSidecar:
         self._pending.add(request_id, _Call(request_id, method, future, counted))
         if counted:
             self._in_flight += 1
+        if on_prompt is not None:
+            self._prompt_callbacks[request_id] = on_prompt
         # A closed pipe (the process is gone) drops the write: the exit fails this call.
         stdin.write(data)
         try:
@@ -315,6 +339,8 @@ class AsyncAuthSidecar:
                 self._send_cancel(request_id)
                 raise CallTimeout(f"{method}: no answer from auth-sidecar within {timeout:g} s") from None
             raise
+        finally:
+            self._prompt_callbacks.pop(request_id, None)
 
     async def _drain(self) -> None:
         assert self._loop is not None
@@ -475,16 +501,23 @@ class AsyncAuthSidecar:
         username: Optional[str] = None,
         email: Optional[str] = None,
         phone: Optional[str] = None,
-        password: str,
+        password: Optional[str] = None,
+        flow: Optional[LoginFlow] = None,
+        on_prompt: Optional[PromptCallback] = None,
         profile: Optional[str] = None,
         locale: Optional[str] = None,
         timeout: Any = c.DEFAULT,
     ) -> LoginResult:
         """Logs in with exactly one of ``account``, ``username``, ``email``, ``phone``, and
-        ``password``."""
+        ``password``; or, with ``flow="device"`` / ``"authorizationCode"`` (oauth2 profiles),
+        with nothing typed here: ``on_prompt(prompt)`` (a function or coroutine function) gets
+        what to show or open, and the call returns once the user is done. Cancelling the task
+        stops the wait."""
         params = c.login_params(account, username, email, phone, password,
-                                profile or self.profile, locale or self.locale)
-        return cast(LoginResult, await self.call("login", params, timeout=timeout))
+                                profile or self.profile, locale or self.locale, flow)
+        return cast(LoginResult, await self._call("login", params,
+                                                  self.timeout if timeout is c.DEFAULT else timeout,
+                                                  on_prompt))
 
     async def get_user(self, *, refresh: bool = False, profile: Optional[str] = None,
                        locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> GetUserResult:

@@ -33,6 +33,9 @@ ENV_BINARY = "AUTH_SIDECAR_BIN"
 BINARY_NAME = "auth-sidecar"
 CANCEL_METHOD = "$/cancelRequest"
 SESSION_CHANGED = "sessionChanged"
+LOGIN_PROMPT = "loginPrompt"
+#: ``login`` flows where the user acts elsewhere (a browser, another device).
+INTERACTIVE_FLOWS = frozenset({"device", "authorizationCode"})
 
 #: Methods the sidecar answers inline (as soon as it reads them): they never count against its
 #: in-flight limit, so the client does not queue them behind slow calls.
@@ -147,15 +150,27 @@ def validate_params(account: Optional[str], username: Optional[str], email: Opti
 
 
 def login_params(account: Optional[str], username: Optional[str], email: Optional[str],
-                 phone: Optional[str], password: str, profile: Optional[str],
-                 locale: Optional[str]) -> Dict[str, Any]:
+                 phone: Optional[str], password: Optional[str], profile: Optional[str],
+                 locale: Optional[str], flow: Optional[str] = None) -> Dict[str, Any]:
+    given = [v for v in (account, username, email, phone) if v is not None]
+    if flow in INTERACTIVE_FLOWS:
+        # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
+        if given or password is not None:
+            raise TypeError(f"login(flow={flow!r}) takes no account or password")
+        return params_of(flow=flow, profile=profile, locale=locale)
+    if flow not in (None, "password"):
+        raise ValueError(f"login() flow must be 'password', 'device' or 'authorizationCode', not {flow!r}")
     if not isinstance(password, str):
         raise TypeError("login() needs password= as a str")
-    given = [v for v in (account, username, email, phone) if v is not None]
     if len(given) != 1:
         raise TypeError("login() needs exactly one of account=, username=, email=, phone=")
     return params_of(account=account, username=username, email=email, phone=phone,
                      password=password, profile=profile, locale=locale)
+
+
+def prompt_request_id(params: Any) -> Any:
+    """The id of the ``login`` request a ``loginPrompt`` belongs to (None if it names none)."""
+    return params.get("id") if isinstance(params, dict) else None
 
 
 def register_params(username: str, password: str, email: Optional[str], phone: Optional[str],

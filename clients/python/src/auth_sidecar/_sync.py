@@ -21,6 +21,8 @@ from ._errors import (
 )
 from ._types import (
     GetUserResult,
+    LoginFlow,
+    LoginPrompt,
     LoginResult,
     LogoutResult,
     OpenRPCDocument,
@@ -166,6 +168,9 @@ class AuthSidecar:
         self._dispatcher: Optional[threading.Thread] = None
         self._listeners: List[Callable[[str, Any], Any]] = []
         self._session_listeners: List[Callable[[SessionChanged], Any]] = []
+        self._prompt_listeners: List[Callable[[LoginPrompt], Any]] = []
+        #: ``on_prompt`` of pending interactive logins, by request id (guarded by ``_lock``).
+        self._prompt_callbacks: Dict[int, Callable[[LoginPrompt], Any]] = {}
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -280,17 +285,34 @@ class AuthSidecar:
         self._listeners.append(callback)
         return lambda: _remove(self._listeners, callback)
 
+    def on_login_prompt(self, callback: Callable[[LoginPrompt], Any]) -> Callable[[], None]:
+        """Calls ``callback(prompt)`` for every ``loginPrompt`` (any interactive login of this
+        client; ``prompt["id"]`` names the login request). Returns a function that removes it."""
+        self._prompt_listeners.append(callback)
+        return lambda: _remove(self._prompt_listeners, callback)
+
     def _dispatch(self) -> None:
         while True:
             item = self._notifications.get()
             if item is None:
                 return
             method, params = item
+            if method is _FORGET_PROMPT:
+                with self._lock:
+                    self._prompt_callbacks.pop(params, None)
+                continue
             for callback in list(self._listeners):
                 _run_callback(callback, method, params)
             if method == c.SESSION_CHANGED:
                 for on_change in list(self._session_listeners):
                     _run_callback(on_change, params)
+            elif method == c.LOGIN_PROMPT:
+                for on_prompt in list(self._prompt_listeners):
+                    _run_callback(on_prompt, params)
+                with self._lock:
+                    own = self._prompt_callbacks.pop(c.prompt_request_id(params), None)  # type: ignore[arg-type]
+                if own is not None:
+                    _run_callback(own, params)
 
     # -- calls --------------------------------------------------------------------------------
 
@@ -303,6 +325,10 @@ class AuthSidecar:
 
     def submit(self, method: str, params: Any = None) -> PendingCall:
         """Sends a request without waiting: ``.result(timeout)`` waits, ``.cancel()`` cancels."""
+        return self._submit(method, params)
+
+    def _submit(self, method: str, params: Any,
+                on_prompt: Optional[Callable[[LoginPrompt], Any]] = None) -> PendingCall:
         if not self._started:
             self.start()
         request_id = next(self._ids)
@@ -318,6 +344,9 @@ class AuthSidecar:
                 raise ClientClosed(None, (), "the client is closing")
             call = PendingCall(self, request_id, method, counted)
             self._pending.add(request_id, call)
+            if on_prompt is not None:
+                # Before the write: the prompt may come back before this thread runs again.
+                self._prompt_callbacks[request_id] = on_prompt
             if counted:
                 self._in_flight += 1
         self._write(data, call)
@@ -501,16 +530,32 @@ class AuthSidecar:
         username: Optional[str] = None,
         email: Optional[str] = None,
         phone: Optional[str] = None,
-        password: str,
+        password: Optional[str] = None,
+        flow: Optional[LoginFlow] = None,
+        on_prompt: Optional[Callable[[LoginPrompt], Any]] = None,
         profile: Optional[str] = None,
         locale: Optional[str] = None,
         timeout: Any = c.DEFAULT,
     ) -> LoginResult:
         """Logs in with exactly one of ``account`` (classified as email, phone or username),
-        ``username``, ``email``, ``phone``, and ``password``."""
+        ``username``, ``email``, ``phone``, and ``password``.
+
+        With ``flow="device"`` or ``flow="authorizationCode"`` (oauth2 profiles) nothing is typed
+        here: ``on_prompt(prompt)`` is called (on the notification thread) with what to show or
+        open — the device flow's ``userCode`` and ``verificationUri``, or the ``authorizationUrl``
+        to open in the user's browser — and the call returns once the user is done. Give a
+        ``timeout`` long enough for a person (the sidecar's own deadline is
+        ``prompt["expiresAt"]``); a timeout or :meth:`PendingCall.cancel` stops the wait."""
         params = c.login_params(account, username, email, phone, password,
-                                profile or self.profile, locale or self.locale)
-        return cast(LoginResult, self.call("login", params, timeout=timeout))
+                                profile or self.profile, locale or self.locale, flow)
+        call = self._submit("login", params, on_prompt)
+        try:
+            return cast(LoginResult, call.result(self.timeout if timeout is c.DEFAULT else timeout))
+        finally:
+            if on_prompt is not None:
+                # Through the notification queue, not at once: a prompt read before the answer is
+                # still queued there and must reach ``on_prompt`` first.
+                self._notifications.put((_FORGET_PROMPT, call.id))
 
     def get_user(self, *, refresh: bool = False, profile: Optional[str] = None,
                  locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> GetUserResult:
@@ -544,6 +589,10 @@ class AuthSidecar:
     def __repr__(self) -> str:
         state = "not started" if not self._started else ("exited" if self._dead else f"pid {self.pid}")
         return f"<AuthSidecar {state}>"
+
+
+#: A notification-queue item that drops a finished login's ``on_prompt``.
+_FORGET_PROMPT = object()
 
 
 def _copy_exit(error: SidecarExited) -> SidecarExited:

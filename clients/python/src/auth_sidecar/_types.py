@@ -24,11 +24,14 @@ __all__ = [
     "StatusProfile",
     "StatusResult",
     "SessionChanged",
+    "LoginFlow",
+    "LoginPrompt",
     "OpenRPCDocument",
 ]
 
 Purpose = Literal["register", "login"]
 SessionState = Literal["loggedIn", "refreshed", "loggedOut", "expired"]
+LoginFlow = Literal["password", "device", "authorizationCode"]
 
 
 class FieldError(TypedDict):
@@ -147,6 +150,28 @@ class SessionChanged(TypedDict):
 
     profile: str
     state: SessionState
+
+
+class _LoginPromptRequired(TypedDict):
+    profile: str
+    #: The id of the pending ``login`` request this prompt belongs to.
+    id: Any
+    flow: Literal["device", "authorizationCode"]
+    #: RFC 3339: the login answers ``Timeout`` if the user has not acted by then.
+    expiresAt: str
+
+
+class LoginPrompt(_LoginPromptRequired, total=False):
+    """Params of the ``loginPrompt`` notification: what to show or open while an interactive
+    ``login`` waits for the user. Device flow: show ``userCode`` and ``verificationUri`` (or
+    ``verificationUriComplete``). Authorization code flow: open ``authorizationUrl`` in the
+    user's browser; it comes back to ``redirectUri`` (the sidecar's loopback listener)."""
+
+    userCode: str
+    verificationUri: str
+    verificationUriComplete: str
+    authorizationUrl: str
+    redirectUri: str
 
 
 #: The OpenRPC document returned by ``rpc.discover``.
