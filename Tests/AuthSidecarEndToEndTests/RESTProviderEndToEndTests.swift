@@ -266,7 +266,8 @@ import Testing
     let elapsed = Date().timeIntervalSince(started)
     #expect(answer.errorKind == "timeout", "login: \(answer)")
     #expect(Self.errorData(answer)?["retryable"] as? Bool == true)
-    #expect(elapsed >= 1.9 && elapsed < 4, "answered after \(elapsed) s")
+    // At least the configured 2 s; the upper bound only shows the stall (20 s) was not waited out.
+    #expect(elapsed >= 1.9 && elapsed < 15, "answered after \(elapsed) s")
     // Not retried: a login POST may have been processed.
     #expect(Self.requests(try harness.counters(), "POST /api/token/") == 1)
     _ = sidecar.finish()
