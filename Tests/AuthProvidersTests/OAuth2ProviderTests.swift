@@ -250,22 +250,6 @@ import Testing
     #expect(await Self.code { _ = try await fixture.provider.fetchUser(record) } == .sessionRejected)
   }
 
-  /// Another process rotated the tokens after this one read them: the retry uses the stored access token.
-  @Test func userinfoRetriesWithATokenAnotherProcessJustStored() async throws {
-    let fixture = try OAuth2Fixture()
-    let record = try await fixture.loggedIn()
-    _ = try #require(try await fixture.refresh(record))
-    fixture.server.override { request in
-      guard request.url.hasSuffix("/userinfo") else { return try fixture.server.defaultAnswer(request) }
-      let bearer = request.headers.first { $0.name == "Authorization" }?.value
-      guard bearer == "Bearer access-2" else { return OAuth2StubServer.json(401, .object(["error": "invalid_token"])) }
-      return try fixture.server.defaultAnswer(request)
-    }
-    let user = try await fixture.provider.fetchUser(record)
-    #expect(user.id == "42")
-    #expect(fixture.server.requests(to: "/userinfo").count == 2)
-  }
-
   @Test func userinfoForAnotherSubjectIsRefused() async throws {
     let fixture = try OAuth2Fixture()
     var record = try await fixture.loggedIn()

@@ -227,28 +227,9 @@ package final class OAuth2Provider: IdentityProvider {
       if let cached { return cached }
       throw ProviderError(.unsupported, "the issuer has no userinfo endpoint")
     }
-    do {
-      return try await userInfo(at: endpoint, accessToken: current.accessToken, subject: cached?.id)
-    } catch let error as ProviderError where error.code == .sessionRejected {
-      // Another process sharing the store may have just rotated the tokens: the server revokes the old access
-      // token when it answers the refresh, a moment before that process stores the new one. Wait for its
-      // refresh to finish (it holds the profile's lock until the write), then try once more with what it stored.
-      guard let newer = try await accessTokenStoredAfter(current) else { throw error }
-      return try await userInfo(at: endpoint, accessToken: newer, subject: cached?.id)
-    }
-  }
-
-  /// The profile's access token once any refresh holding its lock is done, if it replaced `current`'s in the
-  /// same session.
-  private func accessTokenStoredAfter(_ current: SessionRecord) async throws -> SecretBytes? {
-    let profile = current.profile
-    let stored = try await stores.get().withProfileLock(profile) {
-      try await Blocking.run { [stores] in try stores.get().read { try $0.session(profile: profile) } }
-    }
-    guard let stored, stored.generation == current.generation,
-      !stored.accessToken.constantTimeEquals(current.accessToken)
-    else { return nil }
-    return stored.accessToken
+    // A 401 here (`sessionRejected`) goes back to SessionService, which refreshes once — or adopts the token
+    // another process sharing the store has just rotated in — and asks again.
+    return try await userInfo(at: endpoint, accessToken: current.accessToken, subject: cached?.id)
   }
 
   /// OIDC Core §5.3. A plain JSON answer only (a signed userinfo JWT is not supported).
