@@ -248,14 +248,45 @@ class Sidecar:
 # ---------------------------------------------------------------- the direct side
 
 
-class Direct:
-    """The same HTTP calls with http.client over one kept-alive connection."""
+class SameCalls:
+    """`login` and `getUser` as the sidecar's `rest` profile makes them, timed; a subclass says how one HTTP
+    call is made (`_call(method, path, body=None, token=None)` with `body` as bytes, returning the JSON)."""
+
+    name = "?"
+    login_body = json.dumps({"username": USERNAME, "password": PASSWORD}).encode()
+
+    def __init__(self, login_fetches_user):
+        self.login_fetches_user = login_fetches_user
+        self.access = None
+
+    def login(self):
+        started = time.perf_counter_ns()
+        tokens = self._call("POST", "/api/token/", self.login_body)
+        self.access = tokens["access"]
+        if self.login_fetches_user:
+            user = self._call("GET", "/api/me/", token=self.access)
+        elapsed = time.perf_counter_ns() - started
+        if self.login_fetches_user and user.get("username") != USERNAME:
+            raise Broken(f"{self.name} login: wrong user {user}")
+        return elapsed
+
+    def get_user(self):
+        started = time.perf_counter_ns()
+        user = self._call("GET", "/api/me/", token=self.access)
+        elapsed = time.perf_counter_ns() - started
+        if user.get("username") != USERNAME:
+            raise Broken(f"{self.name} getUser: wrong user {user}")
+        return elapsed
+
+
+class Direct(SameCalls):
+    """The same HTTP calls with http.client over one HTTPConnection."""
+
+    name = "direct"
 
     def __init__(self, host, port, login_fetches_user):
+        super().__init__(login_fetches_user)
         self.connection = http.client.HTTPConnection(host, port, timeout=ANSWER_TIMEOUT)
-        self.login_fetches_user = login_fetches_user
-        self.login_body = json.dumps({"username": USERNAME, "password": PASSWORD}).encode()
-        self.access = None
 
     def _call(self, method, path, body=None, token=None):
         headers = {"Accept": "application/json"}
@@ -270,27 +301,8 @@ class Direct:
             raise Broken(f"direct {method} {path} answered {response.status}: {raw[:300]!r}")
         return json.loads(raw)
 
-    def login(self):
-        started = time.perf_counter_ns()
-        tokens = self._call("POST", "/api/token/", self.login_body)
-        self.access = tokens["access"]
-        if self.login_fetches_user:
-            user = self._call("GET", "/api/me/", token=self.access)
-        elapsed = time.perf_counter_ns() - started
-        if self.login_fetches_user and user.get("username") != USERNAME:
-            raise Broken(f"direct login: wrong user {user}")
-        return elapsed
 
-    def get_user(self):
-        started = time.perf_counter_ns()
-        user = self._call("GET", "/api/me/", token=self.access)
-        elapsed = time.perf_counter_ns() - started
-        if user.get("username") != USERNAME:
-            raise Broken(f"direct getUser: wrong user {user}")
-        return elapsed
-
-
-class WorkerOnly:
+class WorkerOnly(SameCalls):
     """The same HTTP calls through the sidecar's HTTP worker (`auth-sidecar-http`) driven directly over its
     socket: URLSession plus the worker's framing, without the sidecar. Separates what the platform's
     URLSession costs from what the sidecar itself adds. Speaks the worker's internal wire format (version 1,
@@ -301,7 +313,10 @@ class WorkerOnly:
         "maxAttempts": 3, "backoffBaseNs": 250_000_000, "backoffCapNs": 4_000_000_000,
         "maxRetryAfterNs": 30_000_000_000}}
 
+    name = "URLSession"
+
     def __init__(self, worker_binary, base_url, login_fetches_user):
+        super().__init__(login_fetches_user)
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen([str(worker_binary)], stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL)
         theirs.close()
@@ -309,10 +324,7 @@ class WorkerOnly:
         self.socket.settimeout(ANSWER_TIMEOUT)
         self.stream = ours.makefile("rwb")
         self.base_url = base_url
-        self.login_fetches_user = login_fetches_user
-        self.login_body = base64.b64encode(json.dumps({"username": USERNAME, "password": PASSWORD}).encode()).decode()
         self.next_id = 0
-        self.access = None
         self._write(self.HELLO)
 
     def _write(self, message):
@@ -329,7 +341,7 @@ class WorkerOnly:
         message = {"type": "send", "id": self.next_id, "method": method, "url": self.base_url + path,
                    "headers": headers, "idempotent": method == "GET", "redirectLimit": 3}
         if body is not None:
-            message["body"] = body
+            message["body"] = base64.b64encode(body).decode()
         self._write(message)
         while True:
             line = self.stream.readline()
@@ -341,25 +353,6 @@ class WorkerOnly:
         if answer.get("type") != "response" or answer.get("status") != 200:
             raise Broken(f"worker {method} {path} answered {answer}")
         return json.loads(base64.b64decode(answer.get("body", "")))
-
-    def login(self):
-        started = time.perf_counter_ns()
-        tokens = self._call("POST", "/api/token/", self.login_body)
-        self.access = tokens["access"]
-        if self.login_fetches_user:
-            user = self._call("GET", "/api/me/", token=self.access)
-        elapsed = time.perf_counter_ns() - started
-        if self.login_fetches_user and user.get("username") != USERNAME:
-            raise Broken(f"worker login: wrong user {user}")
-        return elapsed
-
-    def get_user(self):
-        started = time.perf_counter_ns()
-        user = self._call("GET", "/api/me/", token=self.access)
-        elapsed = time.perf_counter_ns() - started
-        if user.get("username") != USERNAME:
-            raise Broken(f"worker getUser: wrong user {user}")
-        return elapsed
 
     def close(self):
         self.stream.close()
