@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The `rest` provider through the real binary against the real Django servers of Tests/Servers: the SimpleJWT
 /// API (`/api/token/…`, rotation + blacklist, JSON bodies, expiry only in the JWT `exp`) as profile `default`,
 /// and the differently shaped "any API" (`/auth/*`: `{success, data: {token, refreshToken, expiresIn, user}}`,
@@ -460,47 +456,6 @@ extension RESTProviderEndToEndTests {
     func finish() -> String {
       _ = live.finish()
       return live.stderrText()
-    }
-  }
-
-  /// Plain HTTP to the test server's controls.
-  enum ControlHTTP {
-    static func send(_ method: String, _ url: String, json: Any? = nil) throws -> (Int, Data) {
-      var request = URLRequest(url: URL(string: url)!)
-      request.httpMethod = method
-      request.timeoutInterval = 10
-      if let json {
-        request.httpBody = try JSONSerialization.data(withJSONObject: json)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      }
-      let box = ResultBox()
-      let session = URLSession(configuration: .ephemeral)
-      defer { session.finishTasksAndInvalidate() }
-      session.dataTask(with: request) { data, response, error in
-        box.set((response as? HTTPURLResponse)?.statusCode, data, error)
-      }.resume()
-      return try box.wait()
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-      // Written once by the completion handler before `done` is signalled, read only after.
-      private var status: Int?
-      private var data: Data?
-      private var error: (any Error)?
-      private let done = DispatchSemaphore(value: 0)
-
-      func set(_ status: Int?, _ data: Data?, _ error: (any Error)?) {
-        self.status = status
-        self.data = data
-        self.error = error
-        done.signal()
-      }
-
-      func wait() throws -> (Int, Data) {
-        guard done.wait(timeout: .now() + 15) == .success else { throw FixtureError("test server did not answer") }
-        if let error { throw error }
-        return (status ?? 0, data ?? Data())
-      }
     }
   }
 }

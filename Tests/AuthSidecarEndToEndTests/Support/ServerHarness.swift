@@ -45,15 +45,18 @@ class ServerHarness {
   }
 
   func counters() throws -> [String: Any] {
-    let (status, data) = try RESTProviderEndToEndTests.ControlHTTP.send("GET", server.url + "/_test/counters")
-    guard status == 200, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      throw FixtureError("counters: HTTP \(status)")
-    }
+    let answer = try LoopbackHTTP.get(server.url + "/_test/counters")
+    guard answer.status == 200, let object = answer.json else { throw FixtureError("counters: HTTP \(answer.status)") }
     return object
   }
 
+  /// A fault at the server (see Tests/Servers/README.md); it fires on the next matching requests.
   func fault(_ fault: [String: Any]) throws {
-    let (status, _) = try RESTProviderEndToEndTests.ControlHTTP.send("POST", server.url + "/_test/faults", json: fault)
-    guard (200..<300).contains(status) else { throw FixtureError("installing a fault: HTTP \(status)") }
+    _ = try LoopbackHTTP.postJSON(server.url + "/_test/faults", fault)
+  }
+
+  /// Clears counters, events and faults (users and tokens stay).
+  func reset() throws {
+    _ = try LoopbackHTTP.postJSON(server.url + "/_test/reset", [String: Any]())
   }
 }
