@@ -229,14 +229,14 @@ extension OAuth2InteractiveEndToEndTests {
   final class Run {
     let server: AuthServerProcess
     let fixture: StateFixture
-    let sidecar: InteractiveSidecar
+    let sidecar: ProviderSidecar
 
     init(_ name: String) throws {
       server = try OAuth2InteractiveEndToEndTests.shared.get()
       fixture = try StateFixture("oauth2-interactive-\(name)")
       let configPath = fixture.root + "/config.json"
       try Data(Self.config(issuer: server.url + "/o").utf8).write(to: URL(fileURLWithPath: configPath))
-      sidecar = try InteractiveSidecar(config: configPath, fixture: fixture)
+      sidecar = try ProviderSidecar(config: configPath, fixture: fixture, logLevel: "debug", checksExitStatus: true)
       // The server is shared: counters start at zero, and no fault a failed test left behind reaches this one.
       _ = try LoopbackHTTP.postJSON(server.url + "/_test/reset", [String: Any]())
     }
@@ -280,75 +280,5 @@ extension OAuth2InteractiveEndToEndTests {
       sidecar.kill()
       fixture.remove()
     }
-  }
-
-  /// A sidecar spoken to message by message: requests go out without waiting, and answers and notifications
-  /// are read as they come (a login's answer follows its `loginPrompt`).
-  final class InteractiveSidecar {
-    private let live: LiveSidecar
-    private var nextID = 1
-    private var answers: [Int: [String: Any]] = [:]
-    private(set) var notifications: [[String: Any]] = []
-    /// Every stdout line, for the secret checks.
-    private(set) var transcript = ""
-    private var finished = false
-
-    init(config: String, fixture: StateFixture) throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", "debug"], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    @discardableResult
-    func send(_ method: String, _ params: [String: Any] = [:]) -> Int {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return id
-    }
-
-    func cancel(_ id: Int) { live.send(RPCLine.json(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": id]])) }
-
-    func call(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] { answer(for: send(method, params)) }
-
-    /// The `loginPrompt` of request `id`; nil if its answer (or nothing) came instead.
-    func prompt(for id: Int) -> [String: Any]? {
-      while true {
-        if let found = notifications.first(where: { Self.isPrompt($0, id) }) { return found["params"] as? [String: Any] }
-        if answers[id] != nil || !readOne() { return nil }
-      }
-    }
-
-    func answer(for id: Int) -> [String: Any] {
-      while answers[id] == nil { if !readOne() { return ["noAnswer": true] } }
-      return answers[id]!
-    }
-
-    /// Reads one stdout message (hang guard: 60 s of silence ends the test's wait).
-    private func readOne() -> Bool {
-      guard let line = live.readLine(timeout: 60) else { return false }
-      transcript += line + "\n"
-      let message = SidecarProcess.json(line)
-      if let id = message["id"] as? Int { answers[id] = message } else { notifications.append(message) }
-      return true
-    }
-
-    private static func isPrompt(_ message: [String: Any], _ id: Int) -> Bool {
-      message["method"] as? String == "loginPrompt" && (message["params"] as? [String: Any])?["id"] as? Int == id
-    }
-
-    func closeInput() { live.closeInput() }
-
-    /// Closes stdin, waits for the exit (status 0 expected) and returns stderr.
-    func finish() -> String {
-      finished = true
-      live.closeInput()
-      while readOne() {}
-      #expect(live.finish() == 0)
-      return live.stderrText()
-    }
-
-    /// After a failed test: no sidecar is left behind.
-    func kill() { if !finished { live.kill9() } }
   }
 }

@@ -357,8 +357,8 @@ extension OAuth2ProviderEndToEndTests {
       """#
     }
 
-    func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> Sidecar {
-      try Sidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel)
+    func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> ProviderSidecar {
+      try ProviderSidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel, checksExitStatus: true)
     }
 
     /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
@@ -382,33 +382,6 @@ extension OAuth2ProviderEndToEndTests {
     func stop() {
       stopServer()
       fixture.remove()
-    }
-  }
-
-  /// A long-lived sidecar on a harness's config, answering one call at a time.
-  final class Sidecar {
-    let live: LiveSidecar
-    private var nextID = 1
-    private(set) var notifications: [[String: Any]] = []
-
-    init(config: String, fixture: StateFixture, logLevel: String) throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    /// Sends one request and waits for its answer (notifications on the way are kept).
-    func call(_ method: String, _ params: [String: Any] = [:], timeout: Double = 60) -> [String: Any] {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return live.readAnswer(timeout: timeout, notifications: &notifications) ?? ["noAnswer": true]
-    }
-
-    /// Closes stdin, waits for the exit and returns stderr.
-    func finish() -> String {
-      #expect(live.finish() == 0)
-      return live.stderrText()
     }
   }
 

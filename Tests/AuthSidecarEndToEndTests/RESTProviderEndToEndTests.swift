@@ -431,31 +431,4 @@ extension RESTProviderEndToEndTests {
       """#
     }
   }
-
-  /// A long-lived sidecar answering one request at a time.
-  final class Sidecar {
-    let live: LiveSidecar
-    private var nextID = 1
-    private(set) var notifications: [[String: Any]] = []
-
-    init(config: String, fixture: StateFixture, logLevel: String = "debug") throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    /// Sends one request and waits for its answer (an empty object after 30 s without one).
-    func call(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return live.readAnswer(timeout: 30, notifications: &notifications) ?? [:]
-    }
-
-    /// Closes stdin, waits for the exit, and returns stderr.
-    func finish() -> String {
-      _ = live.finish()
-      return live.stderrText()
-    }
-  }
 }

@@ -6,19 +6,29 @@ class ServerHarness {
   let server: AuthServerProcess
   let fixture: StateFixture
   let configPath: String
+  /// Whether `finish()` holds this harness's sidecars to exit status 0 once their stdin closes: the OAuth2
+  /// suites always asked that, the REST and form suites never did.
+  let checksExitStatus: Bool
   private var serverStopped = false
+  private var sidecars: [ProviderSidecar] = []
 
   /// - Parameter config: the config file's text for the server at the given base URL.
-  init(_ name: String, accessTokenSeconds: Int = 300, config: (String) -> String) throws {
+  init(_ name: String, accessTokenSeconds: Int = 300, checksExitStatus: Bool = false, config: (String) -> String)
+    throws
+  {
     server = try AuthServerProcess(accessTokenSeconds: accessTokenSeconds)
+    self.checksExitStatus = checksExitStatus
     fixture = try StateFixture(name)
     configPath = fixture.root + "/config.json"
     try Data(config(server.url).utf8).write(to: URL(fileURLWithPath: configPath))
   }
 
   /// A sidecar on this harness's state dir (or `state`'s), its log captured at `logLevel`.
-  func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> RESTProviderEndToEndTests.Sidecar {
-    try RESTProviderEndToEndTests.Sidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel)
+  func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> ProviderSidecar {
+    let sidecar = try ProviderSidecar(
+      config: configPath, fixture: state ?? fixture, logLevel: logLevel, checksExitStatus: checksExitStatus)
+    sidecars.append(sidecar)
+    return sidecar
   }
 
   /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
@@ -39,7 +49,9 @@ class ServerHarness {
     server.stop()
   }
 
+  /// Also kills the sidecars a failed test left running, before their state dir goes.
   func stop() {
+    for sidecar in sidecars { sidecar.kill() }
     stopServer()
     fixture.remove()
   }
