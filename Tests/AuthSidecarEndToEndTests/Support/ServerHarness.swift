@@ -1,7 +1,7 @@
 import Foundation
 
 /// One real auth server (Tests/Servers), a state dir and a config file naming it, for one provider test; the
-/// provider suites subclass it with their own config.
+/// provider suites subclass it with their own config. The server is the test's own, or one a suite shares.
 class ServerHarness {
   let server: AuthServerProcess
   let fixture: StateFixture
@@ -9,18 +9,37 @@ class ServerHarness {
   /// Whether `finish()` holds this harness's sidecars to exit status 0 once their stdin closes: the OAuth2
   /// suites always asked that, the REST and form suites never did.
   let checksExitStatus: Bool
+  /// A shared server outlives the test: `stop` leaves it running.
+  private let ownsServer: Bool
   private var serverStopped = false
   private var sidecars: [ProviderSidecar] = []
 
+  /// A server of the test's own, with `accessTokenSeconds`.
   /// - Parameter config: the config file's text for the server at the given base URL.
   init(_ name: String, accessTokenSeconds: Int = 300, checksExitStatus: Bool = false, config: (String) -> String)
     throws
   {
     server = try AuthServerProcess(accessTokenSeconds: accessTokenSeconds)
+    ownsServer = true
     self.checksExitStatus = checksExitStatus
-    fixture = try StateFixture(name)
-    configPath = fixture.root + "/config.json"
-    try Data(config(server.url).utf8).write(to: URL(fileURLWithPath: configPath))
+    (fixture, configPath) = try ServerHarness.stateWithConfig(name, config(server.url))
+  }
+
+  /// A server the suite shares; the test leaves it running.
+  init(_ name: String, sharedServer: AuthServerProcess, checksExitStatus: Bool = false, config: (String) -> String)
+    throws
+  {
+    server = sharedServer
+    ownsServer = false
+    self.checksExitStatus = checksExitStatus
+    (fixture, configPath) = try ServerHarness.stateWithConfig(name, config(sharedServer.url))
+  }
+
+  private static func stateWithConfig(_ name: String, _ config: String) throws -> (StateFixture, String) {
+    let fixture = try StateFixture(name)
+    let configPath = fixture.root + "/config.json"
+    try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+    return (fixture, configPath)
   }
 
   /// A sidecar on this harness's state dir (or `state`'s), its log captured at `logLevel`.
@@ -44,7 +63,7 @@ class ServerHarness {
   }
 
   func stopServer() {
-    guard !serverStopped else { return }
+    guard ownsServer, !serverStopped else { return }
     serverStopped = true
     server.stop()
   }
