@@ -12,7 +12,7 @@ import Testing
 /// `elsewhere` and `offsite` are the server's two cross-origin traps.
 ///
 /// Each test starts its own server (≈ 0.5 s). Evidence comes from the server's `/_test/counters`; nothing is
-/// timed, a hung call fails after the harness's generous 30 s guard.
+/// timed, a hung call fails after the harness's generous 60 s guard.
 @Suite(.serialized) struct FormProviderEndToEndTests {
   typealias REST = RESTProviderEndToEndTests
   static let password = "correct horse battery staple"

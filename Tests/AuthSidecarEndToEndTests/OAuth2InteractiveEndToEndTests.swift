@@ -14,134 +14,142 @@ import Testing
   // MARK: - Device flow
 
   @Test func deviceLoginAnswersOnceTheUserApprovesAndTheSessionWorks() throws {
-    let run = try Run("device")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "device"])
-    let prompt = try #require(run.sidecar.prompt(for: id), "no loginPrompt")
+    let harness = try Harness("device")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "device"])
+    let prompt = try #require(sidecar.prompt(for: id), "no loginPrompt")
     #expect(prompt["profile"] as? String == "default")
     #expect(prompt["flow"] as? String == "device")
     #expect(prompt["id"] as? Int == id)
-    #expect((prompt["verificationUri"] as? String)?.hasPrefix(run.server.url + "/o/device") == true, "\(prompt)")
+    #expect((prompt["verificationUri"] as? String)?.hasPrefix(harness.server.url + "/o/device") == true, "\(prompt)")
     #expect(OAuth2ProviderEndToEndTests.unixTime(prompt["expiresAt"]) != nil)
     let userCode = try #require(prompt["userCode"] as? String)
 
-    try run.approve(userCode, as: "alice", "accept")
-    let login = run.sidecar.answer(for: id)
+    try harness.approve(userCode, as: "alice", "accept")
+    let login = sidecar.answer(for: id)
     #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "alice", "login: \(login)")
-    #expect(run.sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
+    #expect(sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
 
-    let fetched = run.sidecar.call("getUser", ["refresh": true])
+    let fetched = sidecar.call("getUser", ["refresh": true])
     #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
     #expect((fetched.result?["user"] as? [String: Any])?["id"] as? String == "1")
-    let refreshed = run.sidecar.call("refreshToken", ["force": true])
+    let refreshed = sidecar.call("refreshToken", ["force": true])
     #expect(refreshed.accessToken != nil && refreshed.accessToken != login.accessToken, "refresh: \(refreshed)")
-    let stderr = run.sidecar.finish()
+    let stderr = sidecar.finish()
     #expect(!stderr.contains(refreshed.accessToken ?? "<none>"))
     #expect(!stderr.contains("device_code="), "the device code stays out of the log")
   }
 
   @Test func aDeniedDeviceCodeIsInvalidCredentialsFromAccessDenied() throws {
-    let run = try Run("device-deny")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "device", "locale": "zh-Hans"])
-    let userCode = try #require(run.sidecar.prompt(for: id)?["userCode"] as? String)
-    try run.approve(userCode, as: "alice", "deny")
-    let login = run.sidecar.answer(for: id)
+    let harness = try Harness("device-deny")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "device", "locale": "zh-Hans"])
+    let userCode = try #require(sidecar.prompt(for: id)?["userCode"] as? String)
+    try harness.approve(userCode, as: "alice", "deny")
+    let login = sidecar.answer(for: id)
     #expect(login.errorKind == "invalid_credentials", "\(login)")
     #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "access_denied")
     #expect((login["error"] as? [String: Any])?["message"] as? String == "登录未获批准。")
-    #expect(run.sidecar.call("getUser").errorKind == "not_logged_in")
-    _ = run.sidecar.finish()
+    #expect(sidecar.call("getUser").errorKind == "not_logged_in")
+    _ = sidecar.finish()
   }
 
   @Test func aCancelledDeviceLoginAnswersCancelledAndStoresNothing() throws {
-    let run = try Run("device-cancel")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "device"])
-    let userCode = try #require(run.sidecar.prompt(for: id)?["userCode"] as? String)
+    let harness = try Harness("device-cancel")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "device"])
+    let userCode = try #require(sidecar.prompt(for: id)?["userCode"] as? String)
     // Meanwhile the profile is not blocked: reads are answered at once.
-    #expect(run.sidecar.call("getUser").errorKind == "not_logged_in")
-    run.sidecar.cancel(id)
-    let login = run.sidecar.answer(for: id)
+    #expect(sidecar.call("getUser").errorKind == "not_logged_in")
+    sidecar.cancel(id)
+    let login = sidecar.answer(for: id)
     #expect(login.errorKind == "cancelled", "\(login)")
     // Approving now changes nothing: the sidecar stopped polling.
-    try run.approve(userCode, as: "alice", "accept")
-    #expect(run.sidecar.call("getUser").errorKind == "not_logged_in")
-    #expect(!run.sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
-    _ = run.sidecar.finish()
+    try harness.approve(userCode, as: "alice", "accept")
+    #expect(sidecar.call("getUser").errorKind == "not_logged_in")
+    #expect(!sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
+    _ = sidecar.finish()
   }
 
   /// stdin closes while a device login waits for the user: it answers `cancelled` and the process exits 0,
   /// without waiting for the user (the drain would otherwise wait 10 s, and the test's guard is far longer).
   @Test func shutdownCancelsAPendingInteractiveLogin() throws {
-    let run = try Run("device-shutdown")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "device"])
-    #expect(run.sidecar.prompt(for: id) != nil)
-    run.sidecar.closeInput()
-    #expect(run.sidecar.answer(for: id).errorKind == "cancelled")
-    _ = run.sidecar.finish()
+    let harness = try Harness("device-shutdown")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "device"])
+    #expect(sidecar.prompt(for: id) != nil)
+    sidecar.closeInput()
+    #expect(sidecar.answer(for: id).errorKind == "cancelled")
+    _ = sidecar.finish()
   }
 
   /// Transient trouble while polling (a 502 the client does not retry, for a POST) is ridden out; the login
   /// still completes once the user approves.
   @Test func aPollThatMeetsServerTroubleKeepsPolling() throws {
-    let run = try Run("device-fault")
-    defer { run.stop() }
-    try run.fault(["path": "/o/token/", "method": "POST", "status": 502, "count": 2])
-    let id = run.sidecar.send("login", ["flow": "device"])
-    let userCode = try #require(run.sidecar.prompt(for: id)?["userCode"] as? String)
-    try run.approve(userCode, as: "alice", "accept")
-    let login = run.sidecar.answer(for: id)
+    let harness = try Harness("device-fault")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    try harness.fault(["path": "/o/token/", "method": "POST", "status": 502, "count": 2])
+    let id = sidecar.send("login", ["flow": "device"])
+    let userCode = try #require(sidecar.prompt(for: id)?["userCode"] as? String)
+    try harness.approve(userCode, as: "alice", "accept")
+    let login = sidecar.answer(for: id)
     #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "alice", "\(login)")
-    let counters = try #require(try LoopbackHTTP.get(run.server.url + "/_test/counters").json)
+    let counters = try harness.counters()
     #expect(counters["faults_fired"] as? Int == 2, "both faults met a poll")
-    _ = run.sidecar.finish()
+    _ = sidecar.finish()
   }
 
   /// Any refusal other than pending / slow_down ends the polling (RFC 8628 §3.5): here the server refuses
   /// the client, which no further poll can fix.
   @Test func aPollRefusedForAnotherReasonEndsTheLogin() throws {
-    let run = try Run("device-refused")
-    defer { run.stop() }
-    try run.fault([
+    let harness = try Harness("device-refused")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    try harness.fault([
       "path": "/o/token/", "method": "POST", "status": 401, "content_type": "application/json",
       "body": #"{"error": "invalid_client"}"#,
     ])
-    let id = run.sidecar.send("login", ["flow": "device"])
-    #expect(run.sidecar.prompt(for: id) != nil)
-    let login = run.sidecar.answer(for: id)
+    let id = sidecar.send("login", ["flow": "device"])
+    #expect(sidecar.prompt(for: id) != nil)
+    let login = sidecar.answer(for: id)
     #expect(login.errorKind == "bad_response", "\(login)")
     #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "invalid_client")
-    _ = run.sidecar.finish()
+    _ = sidecar.finish()
   }
 
   @Test func aNonASCIIUserLogsInWithTheDeviceFlow() throws {
-    let run = try Run("device-unicode")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "device"])
-    let userCode = try #require(run.sidecar.prompt(for: id)?["userCode"] as? String)
-    try run.approve(userCode, as: "名字用户", "accept")
-    let login = run.sidecar.answer(for: id)
+    let harness = try Harness("device-unicode")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "device"])
+    let userCode = try #require(sidecar.prompt(for: id)?["userCode"] as? String)
+    try harness.approve(userCode, as: "名字用户", "accept")
+    let login = sidecar.answer(for: id)
     #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "名字用户", "\(login)")
-    #expect((run.sidecar.call("getUser").result?["user"] as? [String: Any])?["id"] as? String == "3")
-    _ = run.sidecar.finish()
+    #expect((sidecar.call("getUser").result?["user"] as? [String: Any])?["id"] as? String == "3")
+    _ = sidecar.finish()
   }
 
   // MARK: - Authorization code
 
   @Test func authorizationCodeLoginThroughTheLoopbackRedirect() throws {
-    let run = try Run("code")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
-    let prompt = try #require(run.sidecar.prompt(for: id), "no loginPrompt")
+    let harness = try Harness("code")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
+    let prompt = try #require(sidecar.prompt(for: id), "no loginPrompt")
     let authorizationURL = try #require(prompt["authorizationUrl"] as? String)
     let redirectURI = try #require(prompt["redirectUri"] as? String)
-    #expect(authorizationURL.hasPrefix(run.server.url + "/o/authorize/?"), "\(authorizationURL)")
+    #expect(authorizationURL.hasPrefix(harness.server.url + "/o/authorize/?"), "\(authorizationURL)")
     #expect(authorizationURL.contains("code_challenge_method=S256"))
     #expect(redirectURI.hasPrefix("http://127.0.0.1:") && redirectURI.hasSuffix("/callback"), "\(redirectURI)")
 
-    let location = try run.browserAuthorizes(authorizationURL, as: "alice")
+    let location = try harness.browserAuthorizes(authorizationURL, as: "alice")
     #expect(location.hasPrefix(redirectURI + "?"), "302 to \(location)")
     // Stray requests to the listener are answered and do not end the wait.
     #expect(try LoopbackHTTP.get(redirectURI.replacingOccurrences(of: "/callback", with: "/favicon.ico")).status == 404)
@@ -150,13 +158,13 @@ import Testing
     #expect(landing.status == 200)
     #expect(landing.header("cache-control") == "no-store")
 
-    let login = run.sidecar.answer(for: id)
+    let login = sidecar.answer(for: id)
     #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "alice", "login: \(login)")
-    let fetched = run.sidecar.call("getUser", ["refresh": true, "profile": "native"])
+    let fetched = sidecar.call("getUser", ["refresh": true, "profile": "native"])
     #expect((fetched.result?["user"] as? [String: Any])?["email"] as? String == "alice@example.com", "\(fetched)")
     // The listener is closed once the code came.
     #expect(throws: LoopbackHTTP.Failure.refused) { try LoopbackHTTP.get(location) }
-    let stderr = run.sidecar.finish()
+    let stderr = sidecar.finish()
     let code = location.components(separatedBy: "code=").last?.components(separatedBy: "&").first ?? "<none>"
     #expect(!stderr.contains(code), "the authorization code stays out of the log")
     let query = URLComponents(string: authorizationURL)?.queryItems ?? []
@@ -167,10 +175,11 @@ import Testing
   }
 
   @Test func anAccessDeniedRedirectIsInvalidCredentials() throws {
-    let run = try Run("code-denied")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
-    let prompt = try #require(run.sidecar.prompt(for: id))
+    let harness = try Harness("code-denied")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
+    let prompt = try #require(sidecar.prompt(for: id))
     let redirectURI = try #require(prompt["redirectUri"] as? String)
     let authorizationURL = try #require(prompt["authorizationUrl"] as? String)
     let url = try #require(URLComponents(string: authorizationURL))
@@ -178,67 +187,64 @@ import Testing
     // What the server sends when the user clicks "deny" on its consent page.
     let page = try LoopbackHTTP.get(redirectURI + "?error=access_denied&state=" + state)
     #expect(page.status == 200)
-    let login = run.sidecar.answer(for: id)
+    let login = sidecar.answer(for: id)
     #expect(login.errorKind == "invalid_credentials", "\(login)")
     #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "access_denied")
-    #expect(run.sidecar.call("getUser", ["profile": "native"]).errorKind == "not_logged_in")
-    _ = run.sidecar.finish()
+    #expect(sidecar.call("getUser", ["profile": "native"]).errorKind == "not_logged_in")
+    _ = sidecar.finish()
   }
 
   @Test func aCancelledAuthorizationCodeLoginClosesItsPort() throws {
-    let run = try Run("code-cancel")
-    defer { run.stop() }
-    let id = run.sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
-    let redirectURI = try #require(run.sidecar.prompt(for: id)?["redirectUri"] as? String)
-    run.sidecar.cancel(id)
-    #expect(run.sidecar.answer(for: id).errorKind == "cancelled")
+    let harness = try Harness("code-cancel")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
+    let id = sidecar.send("login", ["flow": "authorizationCode", "profile": "native"])
+    let redirectURI = try #require(sidecar.prompt(for: id)?["redirectUri"] as? String)
+    sidecar.cancel(id)
+    #expect(sidecar.answer(for: id).errorKind == "cancelled")
     #expect(throws: LoopbackHTTP.Failure.refused) { try LoopbackHTTP.get(redirectURI + "?code=late&state=late") }
-    #expect(run.sidecar.call("getUser", ["profile": "native"]).errorKind == "not_logged_in")
-    _ = run.sidecar.finish()
+    #expect(sidecar.call("getUser", ["profile": "native"]).errorKind == "not_logged_in")
+    _ = sidecar.finish()
   }
 
   // MARK: - Params
 
   @Test func aPasswordWithAnInteractiveFlowIsRefusedAndOtherProvidersAreUnsupported() throws {
-    let run = try Run("params")
-    defer { run.stop() }
+    let harness = try Harness("params")
+    defer { harness.stop() }
+    let sidecar = try harness.sidecar()
     let password = "never-echoed-\(UUID().uuidString)"
-    let refused = run.sidecar.call("login", ["flow": "device", "password": password])
+    let refused = sidecar.call("login", ["flow": "device", "password": password])
     #expect(refused.errorKind == "validation_failed", "\(refused)")
     let fields = OAuth2ProviderEndToEndTests.errorData(refused)?["fields"] as? [String: Any]
     #expect(((fields?["password"] as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "not_taken")
-    #expect(run.sidecar.call("login", ["flow": "phone"]).errorKind == "invalid_params")
+    #expect(sidecar.call("login", ["flow": "phone"]).errorKind == "invalid_params")
     // flow "password" is the old login, with its validation.
-    let noPassword = run.sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice"])
+    let noPassword = sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice"])
     let passwordField = (OAuth2ProviderEndToEndTests.errorData(noPassword)?["fields"] as? [String: Any])?["password"]
     #expect(((passwordField as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "required")
-    let wrong = run.sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice", "password": password])
+    let wrong = sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice", "password": password])
     #expect(wrong.errorKind == "invalid_credentials", "\(wrong)")
-    #expect(run.sidecar.call("login", ["flow": "device", "profile": "local"]).errorKind == "unsupported")
-    #expect(run.sidecar.call("login", ["flow": "authorizationCode"]).errorKind == "unsupported", "not in flows")
-    let stderr = run.sidecar.finish()
+    #expect(sidecar.call("login", ["flow": "device", "profile": "local"]).errorKind == "unsupported")
+    #expect(sidecar.call("login", ["flow": "authorizationCode"]).errorKind == "unsupported", "not in flows")
+    let stderr = sidecar.finish()
     #expect(!stderr.contains(password))
-    #expect(!run.sidecar.transcript.contains(password))
+    #expect(!sidecar.transcript.contains(password))
   }
 }
 
 // MARK: - Support
 
 extension OAuth2InteractiveEndToEndTests {
-  /// The shared server, a state dir and a config for one test, and a sidecar on them.
-  final class Run {
-    let server: AuthServerProcess
-    let fixture: StateFixture
-    let sidecar: InteractiveSidecar
-
+  /// The shared server, a state dir and a config for one test.
+  final class Harness: ServerHarness {
     init(_ name: String) throws {
-      server = try OAuth2InteractiveEndToEndTests.shared.get()
-      fixture = try StateFixture("oauth2-interactive-\(name)")
-      let configPath = fixture.root + "/config.json"
-      try Data(Self.config(issuer: server.url + "/o").utf8).write(to: URL(fileURLWithPath: configPath))
-      sidecar = try InteractiveSidecar(config: configPath, fixture: fixture)
+      try super.init(
+        "oauth2-interactive-\(name)", sharedServer: try OAuth2InteractiveEndToEndTests.shared.get(),
+        checksExitStatus: true
+      ) { url in Self.config(issuer: url + "/o") }
       // The server is shared: counters start at zero, and no fault a failed test left behind reaches this one.
-      _ = try LoopbackHTTP.postJSON(server.url + "/_test/reset", [String: Any]())
+      try reset()
     }
 
     /// `default`: the device client (device flow only); `native`: the PKCE client; `local`: no interactive flows.
@@ -253,11 +259,6 @@ extension OAuth2InteractiveEndToEndTests {
         "local": {"provider": "local"}
       }}
       """#
-    }
-
-    /// A fault at the shared server (see Tests/Servers/README.md); it fires on the next matching requests.
-    func fault(_ fault: [String: Any]) throws {
-      _ = try LoopbackHTTP.postJSON(server.url + "/_test/faults", fault)
     }
 
     func approve(_ userCode: String, as username: String, _ action: String) throws {
@@ -275,80 +276,5 @@ extension OAuth2InteractiveEndToEndTests {
       #expect(answer.status == 302, "authorize answered \(answer.status)")
       return try #require(answer.header("location"))
     }
-
-    func stop() {
-      sidecar.kill()
-      fixture.remove()
-    }
-  }
-
-  /// A sidecar spoken to message by message: requests go out without waiting, and answers and notifications
-  /// are read as they come (a login's answer follows its `loginPrompt`).
-  final class InteractiveSidecar {
-    private let live: LiveSidecar
-    private var nextID = 1
-    private var answers: [Int: [String: Any]] = [:]
-    private(set) var notifications: [[String: Any]] = []
-    /// Every stdout line, for the secret checks.
-    private(set) var transcript = ""
-    private var finished = false
-
-    init(config: String, fixture: StateFixture) throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", "debug"], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    @discardableResult
-    func send(_ method: String, _ params: [String: Any] = [:]) -> Int {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return id
-    }
-
-    func cancel(_ id: Int) { live.send(RPCLine.json(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": id]])) }
-
-    func call(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] { answer(for: send(method, params)) }
-
-    /// The `loginPrompt` of request `id`; nil if its answer (or nothing) came instead.
-    func prompt(for id: Int) -> [String: Any]? {
-      while true {
-        if let found = notifications.first(where: { Self.isPrompt($0, id) }) { return found["params"] as? [String: Any] }
-        if answers[id] != nil || !readOne() { return nil }
-      }
-    }
-
-    func answer(for id: Int) -> [String: Any] {
-      while answers[id] == nil { if !readOne() { return ["noAnswer": true] } }
-      return answers[id]!
-    }
-
-    /// Reads one stdout message (hang guard: 60 s of silence ends the test's wait).
-    private func readOne() -> Bool {
-      guard let line = live.readLine(timeout: 60) else { return false }
-      transcript += line + "\n"
-      let message = SidecarProcess.json(line)
-      if let id = message["id"] as? Int { answers[id] = message } else { notifications.append(message) }
-      return true
-    }
-
-    private static func isPrompt(_ message: [String: Any], _ id: Int) -> Bool {
-      message["method"] as? String == "loginPrompt" && (message["params"] as? [String: Any])?["id"] as? Int == id
-    }
-
-    func closeInput() { live.closeInput() }
-
-    /// Closes stdin, waits for the exit (status 0 expected) and returns stderr.
-    func finish() -> String {
-      finished = true
-      live.closeInput()
-      while readOne() {}
-      #expect(live.finish() == 0)
-      return live.stderrText()
-    }
-
-    /// After a failed test: no sidecar is left behind.
-    func kill() { if !finished { live.kill9() } }
   }
 }

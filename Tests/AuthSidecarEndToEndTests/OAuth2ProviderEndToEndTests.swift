@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The `oauth2` provider through the real binary against the real django-oauth-toolkit server of Tests/Servers
 /// (OIDC discovery, RS256 JWKS, password grant, rotation with strict reuse detection, RFC 7009 revocation,
 /// userinfo). Each test starts its own server with the token lifetime it needs and stops it at the end; faults
@@ -41,7 +37,7 @@ import Testing
     #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
     #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
 
-    let counters = try harness.server.counters()
+    let counters = try harness.counters()
     #expect(Self.count(counters, "login", "oauth2") == 2)
     #expect(Self.count(counters, "user", "oauth2") == 1)
     // One process: discovery and the key set fetched once for both profiles (the ID tokens were verified).
@@ -65,8 +61,8 @@ import Testing
   @Test func anIDTokenForAnotherClientOrAlteredIsRefused() throws {
     let harness = try Harness("id-token")
     defer { harness.stop() }
-    let mine = try harness.server.directTokens(client: "sidecar-public")
-    let theirs = try harness.server.directTokens(client: "sidecar-confidential", secret: "sidecar-confidential-secret")
+    let mine = try harness.directTokens(client: "sidecar-public")
+    let theirs = try harness.directTokens(client: "sidecar-confidential", secret: "sidecar-confidential-secret")
     let mineID = try #require(mine["id_token"] as? String)
     #expect(theirs["id_token"] is String)
     let altered = try Self.alteredPayload(mineID) { $0["sub"] = "2" }
@@ -77,7 +73,7 @@ import Testing
       ("untouched", mine, nil),
     ]
     for (name, answer, reason) in cases {
-      try harness.server.installFault([
+      try harness.fault([
         "path": "/o/token/", "method": "POST", "status": 200, "content_type": "application/json",
         "body": String(decoding: try JSONSerialization.data(withJSONObject: answer), as: UTF8.self),
       ])
@@ -108,7 +104,7 @@ import Testing
     let inactive = sidecar.call("login", ["account": "mallory", "password": "correct horse battery staple"])
     #expect(inactive.errorKind == "invalid_credentials")
     #expect(sidecar.call("getUser").errorKind == "not_logged_in")
-    #expect(Self.count(try harness.server.counters(), "login_failed", "oauth2") == 3)
+    #expect(Self.count(try harness.counters(), "login_failed", "oauth2") == 3)
     _ = sidecar.finish()
   }
 
@@ -118,7 +114,7 @@ import Testing
     let sidecar = try harness.sidecar()
     let answer = sidecar.call("login", Self.alice.merging(["profile": "noPasswordGrant"]) { $1 })
     #expect(answer.errorKind == "unsupported", "\(answer)")
-    let counters = try harness.server.counters()
+    let counters = try harness.counters()
     #expect(Self.requests(counters, "POST /o/token/") == 0, "the password never left: \(counters["requests"] ?? "")")
     _ = sidecar.finish()
   }
@@ -143,7 +139,7 @@ import Testing
     let fetched = sidecar.call("getUser", ["refresh": true])
     #expect(fetched.accessToken == second, "getUser refresh: \(fetched)")
     #expect((fetched.result?["user"] as? [String: Any])?["id"] as? String == "1")
-    let counters = try harness.server.counters()
+    let counters = try harness.counters()
     #expect(Self.count(counters, "refresh", "oauth2") == 1)
     #expect(Self.count(counters, "user_unauthorized", "oauth2") == 0)
     #expect(counters["invalid_grant"] as? Int == 0)
@@ -174,13 +170,13 @@ import Testing
     _ = replay.finish()
     #expect(try StoreInspector.refreshToken(stateDirectory: copy.stateDirectory) == nil)
 
-    var counters = try harness.server.counters()
+    var counters = try harness.counters()
     #expect(counters["invalid_grant"] as? Int == 1)
     #expect(Self.count(counters, "refresh", "oauth2") == 1)
     // Strict reuse detection: the family is revoked, so the first copy's fresh tokens are dead too.
     let after = original.call("refreshToken", ["force": true])
     #expect(after.errorKind == "session_expired", "refresh after the reuse: \(after)")
-    counters = try harness.server.counters()
+    counters = try harness.counters()
     #expect(counters["invalid_grant"] as? Int == 2)
     _ = original.finish()
   }
@@ -202,14 +198,14 @@ import Testing
     #expect(logout.result?["revoked"] as? Bool == true)
     #expect(original.call("getUser").errorKind == "not_logged_in")
     _ = original.finish()
-    #expect(Self.count(try harness.server.counters(), "revoke", "oauth2") == 2)  // refresh token, access token
+    #expect(Self.count(try harness.counters(), "revoke", "oauth2") == 2)  // refresh token, access token
 
     let replay = try harness.sidecar(state: copy)
     let rejected = replay.call("refreshToken", ["force": true])
     #expect(rejected.errorKind == "session_expired", "refresh with the revoked token: \(rejected)")
     #expect(replay.call("getUser").errorKind == "not_logged_in")
     _ = replay.finish()
-    #expect(try harness.server.counters()["invalid_grant"] as? Int == 1)
+    #expect(try harness.counters()["invalid_grant"] as? Int == 1)
   }
 
   // MARK: - Server trouble
@@ -245,26 +241,26 @@ import Testing
     defer { harness.stop() }
     let sidecar = try harness.sidecar()
     // 429 with a Retry-After longer than the client waits (30 s): handed back at once.
-    try harness.server.installFault(["path": "/o/token/", "status": 429, "retry_after": 120])
+    try harness.fault(["path": "/o/token/", "status": 429, "retry_after": 120])
     let limited = sidecar.call("login", Self.alice)
     #expect(limited.errorKind == "rate_limited", "429: \(limited)")
     #expect(Self.errorData(limited)?["retryAfter"] as? Int == 120)
     #expect(Self.errorData(limited)?["retryable"] as? Bool == true)
 
-    try harness.server.installFault(["path": "/o/token/", "status": 500])
+    try harness.fault(["path": "/o/token/", "status": 500])
     let failed = sidecar.call("login", Self.alice)
     #expect(failed.errorKind == "server_error", "500: \(failed)")
     #expect(Self.errorData(failed)?["status"] as? Int == 500)
 
     #expect(sidecar.call("login", Self.alice).result != nil)
     // A refresh that meets 503 three times (the client's attempts): server_error, the session kept.
-    try harness.server.installFault(["path": "/o/token/", "status": 503, "count": 3])
+    try harness.fault(["path": "/o/token/", "status": 503, "count": 3])
     let refresh = sidecar.call("refreshToken", ["force": true])
     #expect(refresh.errorKind == "server_error", "503: \(refresh)")
     #expect(Self.errorData(refresh)?["status"] as? Int == 503)
     #expect(sidecar.call("getUser").result?["stale"] as? Bool == false)
     #expect(sidecar.call("refreshToken", ["force": true]).accessToken != nil)
-    #expect(try harness.server.counters()["invalid_grant"] as? Int == 0)
+    #expect(try harness.counters()["invalid_grant"] as? Int == 0)
     _ = sidecar.finish()
   }
 
@@ -319,18 +315,11 @@ extension OAuth2ProviderEndToEndTests {
   }
 
   /// One Django server, a state dir and a config file with the oauth2 profiles, for one test.
-  final class Harness {
-    let server: OAuth2Server
-    let fixture: StateFixture
-    let configPath: String
-    private var serverStopped = false
-
+  final class Harness: ServerHarness {
     init(_ name: String, accessTokenSeconds: Int = 300, refreshMarginSeconds: Int = 60) throws {
-      server = OAuth2Server(try AuthServerProcess(accessTokenSeconds: accessTokenSeconds))
-      fixture = try StateFixture("oauth2-\(name)")
-      configPath = fixture.root + "/config.json"
-      let config = Self.config(issuer: server.url + "/o", refreshMarginSeconds: refreshMarginSeconds)
-      try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+      try super.init("oauth2-\(name)", accessTokenSeconds: accessTokenSeconds, checksExitStatus: true) { url in
+        Self.config(issuer: url + "/o", refreshMarginSeconds: refreshMarginSeconds)
+      }
     }
 
     /// `default`: the public client with the password grant; `confidential`: the confidential client (HTTP
@@ -357,79 +346,6 @@ extension OAuth2ProviderEndToEndTests {
       """#
     }
 
-    func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> Sidecar {
-      try Sidecar(config: configPath, fixture: state ?? fixture, logLevel: logLevel)
-    }
-
-    /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
-    func copyOfState(_ name: String) throws -> StateFixture {
-      let copy = try StateFixture(name)
-      let cp = Process()
-      cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-      cp.arguments = ["-a", fixture.stateDirectory, copy.stateDirectory]
-      try cp.run()
-      cp.waitUntilExit()
-      guard cp.terminationStatus == 0 else { throw FixtureError("cp -a of the state dir failed") }
-      return copy
-    }
-
-    func stopServer() {
-      guard !serverStopped else { return }
-      serverStopped = true
-      server.process.stop()
-    }
-
-    func stop() {
-      stopServer()
-      fixture.remove()
-    }
-  }
-
-  /// A long-lived sidecar on a harness's config, answering one call at a time.
-  final class Sidecar {
-    let live: LiveSidecar
-    private var nextID = 1
-    private(set) var notifications: [[String: Any]] = []
-
-    init(config: String, fixture: StateFixture, logLevel: String) throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    /// Sends one request and waits for its answer (notifications on the way are kept).
-    func call(_ method: String, _ params: [String: Any] = [:], timeout: Double = 60) -> [String: Any] {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return live.readAnswer(timeout: timeout, notifications: &notifications) ?? ["noAnswer": true]
-    }
-
-    /// Closes stdin, waits for the exit and returns stderr.
-    func finish() -> String {
-      #expect(live.finish() == 0)
-      return live.stderrText()
-    }
-  }
-
-  /// The test server's controls and a client of its own for direct token requests.
-  struct OAuth2Server {
-    let process: AuthServerProcess
-    var url: String { process.url }
-
-    init(_ process: AuthServerProcess) { self.process = process }
-
-    func counters() throws -> [String: Any] {
-      try #require(try request("GET", "/_test/counters") as? [String: Any])
-    }
-
-    /// Clears counters, events and faults (users and tokens stay).
-    func reset() throws { _ = try request("POST", "/_test/reset") }
-
-    func installFault(_ fault: [String: Any]) throws {
-      _ = try request("POST", "/_test/faults", json: fault)
-    }
-
     /// A password grant sent by the test itself (not the sidecar): the server's real answer, ID token included.
     func directTokens(client: String, secret: String? = nil) throws -> [String: Any] {
       var form = "grant_type=password&username=alice&password=correct+horse+battery+staple&scope=openid+profile+email"
@@ -439,34 +355,9 @@ extension OAuth2ProviderEndToEndTests {
       } else {
         form += "&client_id=\(client)"
       }
-      return try #require(try request("POST", "/o/token/", body: Data(form.utf8), headers: headers) as? [String: Any])
-    }
-
-    private func request(_ method: String, _ path: String, json: Any) throws -> Any? {
-      try request(
-        method, path, body: try JSONSerialization.data(withJSONObject: json),
-        headers: ["Content-Type": "application/json"])
-    }
-
-    private func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) throws
-      -> Any?
-    {
-      var request = URLRequest(url: URL(string: url + path)!)
-      request.httpMethod = method
-      request.httpBody = body
-      for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-      let session = URLSession(configuration: .ephemeral)
-      defer { session.finishTasksAndInvalidate() }
-      let done = DispatchSemaphore(value: 0)
-      let result = Locked<(Data?, Int)>((nil, 0))
-      session.dataTask(with: request) { data, response, _ in
-        result.withLock { $0 = (data, (response as? HTTPURLResponse)?.statusCode ?? 0) }
-        done.signal()
-      }.resume()
-      guard done.wait(timeout: .now() + 30) == .success else { throw FixtureError("\(method) \(path) timed out") }
-      let (data, status) = result.withLock { $0 }
-      guard (200..<300).contains(status) else { throw FixtureError("\(method) \(path) answered \(status)") }
-      return data.flatMap { try? JSONSerialization.jsonObject(with: $0) }
+      let answer = try LoopbackHTTP.send("POST", server.url + "/o/token/", headers: headers, body: Data(form.utf8))
+      guard (200..<300).contains(answer.status) else { throw FixtureError("POST /o/token/ answered \(answer.status)") }
+      return try #require(answer.json)
     }
   }
 }

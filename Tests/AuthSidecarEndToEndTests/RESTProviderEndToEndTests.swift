@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// The `rest` provider through the real binary against the real Django servers of Tests/Servers: the SimpleJWT
 /// API (`/api/token/…`, rotation + blacklist, JSON bodies, expiry only in the JWT `exp`) as profile `default`,
 /// and the differently shaped "any API" (`/auth/*`: `{success, data: {token, refreshToken, expiresIn, user}}`,
@@ -433,74 +429,6 @@ extension RESTProviderEndToEndTests {
         }
       }}
       """#
-    }
-  }
-
-  /// A long-lived sidecar answering one request at a time.
-  final class Sidecar {
-    let live: LiveSidecar
-    private var nextID = 1
-    private(set) var notifications: [[String: Any]] = []
-
-    init(config: String, fixture: StateFixture, logLevel: String = "debug") throws {
-      live = try LiveSidecar(
-        ["--config", config, "--log-level", logLevel], environment: fixture.environment,
-        workingDirectory: fixture.workingDirectory, captureStderr: true)
-    }
-
-    /// Sends one request and waits for its answer (an empty object after 30 s without one).
-    func call(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
-      let id = nextID
-      nextID += 1
-      live.send(RPCLine.line(id, method, params))
-      return live.readAnswer(timeout: 30, notifications: &notifications) ?? [:]
-    }
-
-    /// Closes stdin, waits for the exit, and returns stderr.
-    func finish() -> String {
-      _ = live.finish()
-      return live.stderrText()
-    }
-  }
-
-  /// Plain HTTP to the test server's controls.
-  enum ControlHTTP {
-    static func send(_ method: String, _ url: String, json: Any? = nil) throws -> (Int, Data) {
-      var request = URLRequest(url: URL(string: url)!)
-      request.httpMethod = method
-      request.timeoutInterval = 10
-      if let json {
-        request.httpBody = try JSONSerialization.data(withJSONObject: json)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      }
-      let box = ResultBox()
-      let session = URLSession(configuration: .ephemeral)
-      defer { session.finishTasksAndInvalidate() }
-      session.dataTask(with: request) { data, response, error in
-        box.set((response as? HTTPURLResponse)?.statusCode, data, error)
-      }.resume()
-      return try box.wait()
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-      // Written once by the completion handler before `done` is signalled, read only after.
-      private var status: Int?
-      private var data: Data?
-      private var error: (any Error)?
-      private let done = DispatchSemaphore(value: 0)
-
-      func set(_ status: Int?, _ data: Data?, _ error: (any Error)?) {
-        self.status = status
-        self.data = data
-        self.error = error
-        done.signal()
-      }
-
-      func wait() throws -> (Int, Data) {
-        guard done.wait(timeout: .now() + 15) == .success else { throw FixtureError("test server did not answer") }
-        if let error { throw error }
-        return (status ?? 0, data ?? Data())
-      }
     }
   }
 }
