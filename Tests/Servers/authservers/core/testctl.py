@@ -221,6 +221,19 @@ class TestControlMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        return self._with_length(self._answer(request))
+
+    @staticmethod
+    def _with_length(response):
+        """Content-Length on every complete answer, as Django's CommonMiddleware (left out here, see
+        settings.py) would set it: without one waitress must send chunked *and* close the connection, and a
+        server that closes after every answer is not what clients meet in production, where connections
+        are kept alive."""
+        if not response.streaming and not response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
+        return response
+
+    def _answer(self, request):
         started = time.monotonic()
         if request.path.startswith("/_test/"):
             response = self.get_response(request)
