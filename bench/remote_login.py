@@ -12,8 +12,7 @@ refresh, logout and user endpoints), and starts ONE long-lived sidecar in a temp
 iteration and interleaved (each side goes first equally often):
 
   (a) `login` {account, password} through the sidecar, request written -> answer read,
-      vs the same HTTP calls made with http.client (one HTTPConnection; the test server answers
-      `Connection: close`, so both sides reconnect per request): POST /api/token/
+      vs the same HTTP calls made with http.client over one kept-alive connection: POST /api/token/
       with the same JSON body, then GET /api/me/ with the new access token if (and only if) the
       sidecar's login fetches the user too;
   (b) `getUser` {"refresh": true} through the sidecar vs GET /api/me/ with the Bearer token.
