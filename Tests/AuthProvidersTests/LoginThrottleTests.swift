@@ -19,15 +19,28 @@ import Testing
     #expect(next.blockedUntil == (delay == 0 ? 0 : startTime + delay))
   }
 
-  @Test func identifiersAreCaseInsensitiveAndSeparatedByKind() {
-    let hash = { (kind: LoginAccount.Kind, text: String) in
-      LoginThrottle.identifierHash(LoginAccount(kind: kind, text: text))
+  @Test func unknownIdentifiersAreCountedCaseInsensitivelyAndByKind() {
+    let key = { (kind: LoginAccount.Kind, text: String) in
+      LoginThrottle.key(for: LoginAccount(kind: kind, text: text), naming: nil)
     }
-    #expect(hash(.username, "Alice") == hash(.username, "alice"))
-    #expect(hash(.email, "Alice@Example.com") == hash(.email, "alice@example.com"))
-    #expect(hash(.username, "alice") != hash(.email, "alice"))
-    #expect(hash(.username, "alice") != hash(.username, "alice2"))
-    #expect(hash(.username, "alice").count == 32)
+    #expect(key(.username, "Alice") == key(.username, "alice"))
+    #expect(key(.email, "Alice@Example.com") == key(.email, "alice@example.com"))
+    #expect(key(.username, "alice") != key(.email, "alice"))
+    #expect(key(.username, "alice") != key(.username, "alice2"))
+    #expect(key(.username, "alice").count == 32)
+  }
+
+  @Test func everyIdentifierOfAnAccountSharesItsCount() {
+    let account = AccountRecord(
+      id: "acct-1", username: "alice", email: "alice@example.com", phone: "+15555550100", passwordHash: "x",
+      createdAt: startTime)
+    let keys = [
+      LoginAccount(kind: .username, text: "alice"), LoginAccount(kind: .email, text: "alice@example.com"),
+      LoginAccount(kind: .phone, text: "+15555550100"),
+    ].map { LoginThrottle.key(for: $0, naming: account) }
+    #expect(Set(keys).count == 1)
+    // And not an unknown name's count, even one spelled like the account's id.
+    #expect(keys[0] != LoginThrottle.key(for: LoginAccount(kind: .username, text: "acct-1"), naming: nil))
   }
 
   // MARK: - Through the provider
@@ -165,5 +178,26 @@ import Testing
     _ = try await fixture.login("bob")
     let sameName = await #expect(throws: ProviderError.self) { try await fixture.login("ALICE") }
     #expect(sameName?.code == .rateLimited(retryAfter: 1))
+  }
+
+  /// Switching between the username and the email of one account buys no extra guesses.
+  @Test func guessesByUsernameAndByEmailShareOneCount() async throws {
+    let fixture = try LocalFixture()
+    try await fixture.registerAlice()
+    let byName = LoginAccount(kind: .username, text: "alice")
+    let byEmail = LoginAccount(kind: .email, text: "alice@example.com")
+    for index in 1...LoginThrottle.freeFailures {
+      let account = index.isMultiple(of: 2) ? byEmail : byName
+      await #expect(throws: ProviderError(.invalidCredentials, "local login refused")) {
+        try await fixture.provider.login(account, password: "wrong", profile: "default")
+      }
+    }
+    for account in [byName, byEmail] {
+      let blocked = await #expect(throws: ProviderError.self) {
+        try await fixture.provider.login(account, password: "wrong", profile: "default")
+      }
+      #expect(blocked?.code == .rateLimited(retryAfter: 1))
+    }
+    #expect(try fixture.throttle(byEmail)?.failures == LoginThrottle.freeFailures)
   }
 }

@@ -38,16 +38,17 @@ package final class LocalProvider: IdentityProvider {
   }
 
   private func attemptLogin(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession? {
-    let identifier = LoginThrottle.identifierHash(account)
     let now = clock.now()
     // The attempt counts as a failure before its password is checked (a success clears it), in the transaction
     // that checks the block: concurrent guesses cannot all get in before the first of them has failed.
-    let (blockedUntil, record) = try await Blocking.run { [stores] in
-      try stores.get().write { tx -> (Int64?, AccountRecord?) in
-        let throttle = try tx.loginThrottle(identifierHash: identifier)
-        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil) }
-        try tx.putLoginThrottle(LoginThrottle.afterFailure(throttle, now: now), identifierHash: identifier, now: now)
-        return (nil, try Self.find(account, in: tx))
+    let (blockedUntil, record, throttleKey) = try await Blocking.run { [stores] in
+      try stores.get().write { tx -> (Int64?, AccountRecord?, [UInt8]) in
+        let record = try Self.find(account, in: tx)
+        let key = LoginThrottle.key(for: account, naming: record)
+        let throttle = try tx.loginThrottle(identifierHash: key)
+        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil, key) }
+        try tx.putLoginThrottle(LoginThrottle.afterFailure(throttle, now: now), identifierHash: key, now: now)
+        return (nil, record, key)
       }
     }
     if let blockedUntil {
@@ -68,7 +69,7 @@ package final class LocalProvider: IdentityProvider {
           throw ProviderError(.invalidCredentials, "local login refused")
         }
         guard current.passwordHash == record.passwordHash else { return nil }
-        try tx.clearLoginThrottle(identifierHash: identifier)
+        try tx.clearLoginThrottle(identifierHash: throttleKey)
         if let rehash {
           var updated = current
           updated.passwordHash = rehash
@@ -81,7 +82,7 @@ package final class LocalProvider: IdentityProvider {
     }
   }
 
-  private static func find(_ account: LoginAccount, in tx: ReadTransaction) throws -> AccountRecord? {
+  static func find(_ account: LoginAccount, in tx: ReadTransaction) throws -> AccountRecord? {
     switch account.kind {
     case .username: return try tx.account(username: account.text)
     case .email: return try tx.account(email: account.text)

@@ -1,17 +1,21 @@
 import AuthCrypto
 import AuthStorage
 
-/// The slow-down after failed logins: after 5 consecutive failures for one login identifier,
-/// each further attempt must wait 1 s, then 2 s, 4 s, … up to 5 minutes.
+/// The slow-down after failed logins: after 5 consecutive failures for one account, each further
+/// attempt must wait 1 s, then 2 s, 4 s, … up to 5 minutes.
 ///
-/// Counted per identifier, known or not, so the answer never tells whether an account exists.
+/// Counted per account whichever identifier names it (username, email or phone share one count, so
+/// switching identifiers buys no extra guesses), and per identifier for names no account has, so
+/// unknown names are slowed down exactly like known ones and the answer never tells which exist.
 /// A blocked attempt is refused before the password is checked: no guessing while blocked.
 enum LoginThrottle {
   static let freeFailures = 5
   static let maximumDelay: Int64 = 300
 
-  static func identifierHash(_ account: LoginAccount) -> [UInt8] {
-    SHA256.hash(Array("\(account.kind.rawValue):\(account.text.lowercased())".utf8))
+  /// The key failures are counted under: the account's when `account` names one, else the identifier's.
+  static func key(for account: LoginAccount, naming record: AccountRecord?) -> [UInt8] {
+    if let record { return SHA256.hash(Array("account:\(record.id)".utf8)) }
+    return SHA256.hash(Array("\(account.kind.rawValue):\(account.text.lowercased())".utf8))
   }
 
   /// The failure record after one more failure at `now`.

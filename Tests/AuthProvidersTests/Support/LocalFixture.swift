@@ -123,8 +123,12 @@ final class LocalFixture: Sendable {
     return value
   }
 
+  /// The failures counted against `account`: its account's count when it names one, else the identifier's.
   func throttle(_ account: LoginAccount) throws -> LoginThrottleRecord? {
-    try store.read { try $0.loginThrottle(identifierHash: LoginThrottle.identifierHash(account)) }
+    try store.read { tx in
+      let key = LoginThrottle.key(for: account, naming: try LocalProvider.find(account, in: tx))
+      return try tx.loginThrottle(identifierHash: key)
+    }
   }
 }
 
