@@ -52,6 +52,10 @@ final class AuthServerProcess: @unchecked Sendable {
       throw Unavailable(description: "auth server did not start: \(text)")
     }
     url = String(text.dropFirst("READY ".count))
+    // The server has its log open by now and keeps writing to it; nothing here reads it, and a server shared by
+    // a whole suite is never stopped (it exits with the test process, on stdin's end), so the name goes now
+    // rather than leaving a file in /tmp per run.
+    try? FileManager.default.removeItem(atPath: logPath)
   }
 
   func stop() {
@@ -62,7 +66,6 @@ final class AuthServerProcess: @unchecked Sendable {
     while process.isRunning, Date() < deadline { usleep(10_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
-    try? FileManager.default.removeItem(atPath: logPath)
   }
 
   deinit { if process.isRunning { process.terminate() } }
