@@ -18,6 +18,15 @@ package enum ProviderConfig: Sendable, Equatable {
     case .form: .form
     }
   }
+
+  /// The `login` flows a profile accepts, for hosts deciding which sign-in to offer: `password` for every
+  /// provider but an `oauth2` profile without `allowPasswordGrant`, then that profile's interactive `flows`.
+  package var loginFlows: [String] {
+    switch self {
+    case .local, .rest, .form: ["password"]
+    case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? ["password"] : []) + oauth2.flows
+    }
+  }
 }
 
 /// Every provider name the config format knows, including those this build cannot use yet.

@@ -291,6 +291,8 @@ package final class SessionService: Sendable {
   package struct ProfileStatus: Sendable {
     package let name: String
     package let provider: String
+    /// See `ProviderConfig.loginFlows`.
+    package let loginFlows: [String]
     package let loggedIn: Bool
     package let expiresAt: Int64?
     package let username: String?
@@ -304,7 +306,8 @@ package final class SessionService: Sendable {
     return zip(names, sessions).map { name, record in
       let user = record.flatMap { (try? JSONParser.parse($0.userJSON))?.objectValue }
       return ProfileStatus(
-        name: name, provider: profiles[name]!.provider.kind, loggedIn: record != nil, expiresAt: record?.expiresAt,
+        name: name, provider: profiles[name]!.provider.kind, loginFlows: profiles[name]!.config.provider.loginFlows,
+        loggedIn: record != nil, expiresAt: record?.expiresAt,
         username: user?["username"]?.stringValue)
     }
   }

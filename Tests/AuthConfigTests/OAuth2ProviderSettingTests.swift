@@ -38,6 +38,18 @@ import Testing
     #expect(settings.timeoutSeconds == 30)
   }
 
+  @Test(
+    arguments: [
+      (Self.minimal, ["device", "authorizationCode"]),
+      (Self.minimal + #", "allowPasswordGrant": true"#, ["password", "device", "authorizationCode"]),
+      (Self.minimal + #", "allowPasswordGrant": true, "flows": []"#, ["password"]),
+      (Self.minimal + #", "flows": ["authorizationCode"]"#, ["authorizationCode"]),
+    ])
+  func loginFlowsArePasswordWhenAllowedThenTheInteractiveOnes(body: String, flows: [String]) throws {
+    let profile = try #require(try ConfigFixtures.parse(Self.oauth2(body)).profile("default"))
+    #expect(profile.provider.loginFlows == flows)
+  }
+
   @Test func everySettingIsRead() throws {
     let settings = try #require(
       try Self.parsed(

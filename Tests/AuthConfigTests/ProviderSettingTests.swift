@@ -61,6 +61,11 @@ import Testing
     #expect(refusedAsProvider == !kind.isAvailable)
   }
 
+  @Test func everyProviderButOAuth2TakesPasswordsOnly() throws {
+    let local = try #require(try ConfigFixtures.parse(ConfigFixtures.profile(#""provider": "local""#)).profile("default"))
+    #expect(local.provider.loginFlows == ["password"])
+  }
+
   @Test func theProviderKindNamesItsCase() {
     #expect(ProviderConfig.local(.defaults).kind.description == "local")
   }

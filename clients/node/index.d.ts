@@ -171,6 +171,8 @@ export interface LogoutResult {
 export interface StatusProfile {
   name: ProfileName;
   provider: string;
+  /** The login flows the profile accepts: offer the sign-in these allow. */
+  loginFlows: Array<'password' | 'device' | 'authorizationCode'>;
   loggedIn: boolean;
   expiresAt?: string;
   username?: string;

@@ -130,6 +130,7 @@ class StatusStorage(TypedDict):
 class _StatusProfileRequired(TypedDict):
     name: str
     provider: Literal["local", "rest", "oauth2", "form"]
+    loginFlows: list[Literal["password", "device", "authorizationCode"]]
     loggedIn: bool
 
 
