@@ -73,11 +73,7 @@ struct Wiring {
       issuer: config.issuer, clientID: config.clientID,
       clientSecret: config.clientSecret.map { SecretBytes(Array($0.utf8)) },
       scopes: config.scopes, allowPasswordGrant: config.allowPasswordGrant,
-      endpoints: config.endpoints.map {
-        OAuth2Settings.Endpoints(
-          token: $0.token, revocation: $0.revocation, userinfo: $0.userinfo, jwks: $0.jwks,
-          deviceAuthorization: $0.deviceAuthorization, authorization: $0.authorization)
-      },
+      endpoints: config.endpoints,
       idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds),
       flows: config.flows.compactMap(InteractiveFlow.init(rawValue:)),
       interactiveTimeout: Int64(config.interactiveTimeoutSeconds))

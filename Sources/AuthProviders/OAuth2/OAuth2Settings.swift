@@ -1,31 +1,11 @@
+import AuthConfig
 import AuthCrypto
 
 /// What `OAuth2Provider` needs to know about its server and client, built by the executable from the
-/// profile's `oauth2` config (this module does not read config).
+/// profile's `oauth2` config: the client secret in wiped storage, durations as the provider uses them.
 package struct OAuth2Settings: Sendable {
-  /// Endpoints named in the config instead of discovered.
-  package struct Endpoints: Sendable, Equatable {
-    package var token: String
-    package var revocation: String?
-    package var userinfo: String?
-    package var jwks: String?
-    /// RFC 8628 §3.1; needed for the device flow.
-    package var deviceAuthorization: String?
-    /// RFC 6749 §3.1; needed for the authorization code flow.
-    package var authorization: String?
-
-    package init(
-      token: String, revocation: String? = nil, userinfo: String? = nil, jwks: String? = nil,
-      deviceAuthorization: String? = nil, authorization: String? = nil
-    ) {
-      self.token = token
-      self.revocation = revocation
-      self.userinfo = userinfo
-      self.jwks = jwks
-      self.deviceAuthorization = deviceAuthorization
-      self.authorization = authorization
-    }
-  }
+  /// Endpoints named in the config instead of discovered: the config's own type, nothing to translate.
+  package typealias Endpoints = OAuth2ProviderConfig.Endpoints
 
   /// Compared exactly with the discovery document's and the ID tokens' `iss`.
   package var issuer: String
