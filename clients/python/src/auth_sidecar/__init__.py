@@ -12,38 +12,8 @@ Standard library only. See ``AuthSidecar`` (threads) and ``AsyncAuthSidecar`` (a
 
 from ._async import AsyncAuthSidecar
 from ._common import resolve_binary
-from ._errors import (
-    ERROR_KINDS,
-    AlreadyExists,
-    AuthSidecarError,
-    BadResponse,
-    BinaryNotFound,
-    CallTimeout,
-    Cancelled,
-    ClientClosed,
-    ConfigError,
-    InternalError,
-    InvalidCredentials,
-    InvalidParams,
-    InvalidRequest,
-    MethodNotFound,
-    NetworkUnavailable,
-    NotLoggedIn,
-    ParseError,
-    RateLimited,
-    RequestTimeout,
-    ServerError,
-    SessionExpired,
-    SidecarError,
-    SidecarExited,
-    StorageCorrupt,
-    StorageUnavailable,
-    Timeout,
-    TLSError,
-    Unsupported,
-    ValidationFailed,
-    error_from_response,
-)
+from . import _errors
+from ._errors import *  # noqa: F401,F403 -- every exception, ERROR_KINDS, error_from_response (see _errors.__all__)
 from ._sync import AuthSidecar, PendingCall
 from ._types import (
     FieldError,
@@ -72,37 +42,6 @@ __all__ = [
     "AsyncAuthSidecar",
     "PendingCall",
     "resolve_binary",
-    # errors
-    "SidecarError",
-    "AuthSidecarError",
-    "ERROR_KINDS",
-    "error_from_response",
-    "ValidationFailed",
-    "InvalidCredentials",
-    "NotLoggedIn",
-    "SessionExpired",
-    "RateLimited",
-    "NetworkUnavailable",
-    "RequestTimeout",
-    "Timeout",
-    "ServerError",
-    "BadResponse",
-    "TLSError",
-    "StorageUnavailable",
-    "StorageCorrupt",
-    "AlreadyExists",
-    "Unsupported",
-    "ConfigError",
-    "Cancelled",
-    "InternalError",
-    "ParseError",
-    "InvalidRequest",
-    "MethodNotFound",
-    "InvalidParams",
-    "SidecarExited",
-    "ClientClosed",
-    "BinaryNotFound",
-    "CallTimeout",
     # types
     "ValidationResult",
     "ValidationFields",
@@ -122,3 +61,5 @@ __all__ = [
     "SessionState",
     "OpenRPCDocument",
 ]
+# The exceptions, listed once, in the module that defines them.
+__all__ += _errors.__all__
