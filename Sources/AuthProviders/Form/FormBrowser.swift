@@ -52,7 +52,7 @@ struct FormBrowser {
         headers.append(HTTPHeader("Origin", Self.serialize(origin)))
       }
       let request = HTTPRequest(method: method, url: url, headers: headers, body: body, redirects: .refuse)
-      let response = try await RemoteFailures.send(request, with: client, within: timeoutSeconds)
+      let response = try await RemoteFailures.send(request, with: client, within: .seconds(timeoutSeconds))
       jar.store(from: response, requestURL: url)
       log.debug("form: \(method) \(target.logName) → \(response.status)")
       guard follow, [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location")

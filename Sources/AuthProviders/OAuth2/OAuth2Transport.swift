@@ -43,18 +43,6 @@ struct OAuth2Transport: Sendable {
   /// Sends within `timeout`, mapping a missing answer to `ProviderError` (see `RemoteFailures`).
   /// - Throws: `ProviderError`, or `CancellationError` when the calling task is cancelled.
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let (http, timeout) = (self.http, self.timeout)
-    return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-      group.addTask { try await RemoteFailures.send(request, with: http) }
-      group.addTask {
-        try await Task.sleep(for: timeout)
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let response = try await group.next() ?? nil else {
-        throw ProviderError(.timeout, "no answer within \(timeout) from \(request)")
-      }
-      return response
-    }
+    try await RemoteFailures.send(request, with: http, within: timeout)
   }
 }

@@ -215,7 +215,7 @@ package final class RESTProvider: IdentityProvider {
     let request = HTTPRequest(
       method: endpoint.method, url: config.url(endpoint), headers: headers, body: body?.bytes,
       redirects: .followSameOrigin(max: 3), idempotent: idempotent)
-    return try await RemoteFailures.send(request, with: client, within: config.timeoutSeconds)
+    return try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
   }
 
   /// The access token goes back in an `Authorization` header: visible ASCII only (RFC 6750's b64token is

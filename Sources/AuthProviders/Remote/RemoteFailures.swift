@@ -1,4 +1,5 @@
 import AuthHTTP
+import AuthSupport
 
 extension String {
   fileprivate func trimmingCharacters(in set: Character) -> Substring {
@@ -38,23 +39,15 @@ enum RemoteFailures {
     }
   }
 
-  /// Sends `request` within `seconds`: one shared client serves every profile, so the profile's own bound is
+  /// Sends `request` within `limit`: one shared client serves every profile, so the profile's own bound is
   /// kept here. Whichever comes first, the answer or the deadline, wins, and the loser is cancelled.
-  static func send(_ request: HTTPRequest, with client: any HTTPClient, within seconds: Int) async throws
+  static func send(_ request: HTTPRequest, with client: any HTTPClient, within limit: Duration) async throws
     -> HTTPResponse
   {
-    try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-      group.addTask { try await send(request, with: client) }
-      group.addTask {
-        try await Task.sleep(for: .seconds(seconds))
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let response = first else {
-        throw ProviderError(.timeout, "no answer from \(request) within \(seconds) s")
-      }
-      return response
+    guard let response = try await withDeadline(limit, { try await send(request, with: client) }) else {
+      throw ProviderError(.timeout, "no answer from \(request) within \(limit)")
     }
+    return response
   }
 
   /// Sends `request`, mapping a missing response to `ProviderError` and rethrowing cancellation
