@@ -56,8 +56,6 @@ package struct ErrorTranslator: Sendable {
     case .unknownProfile(let name):
       let message = locale == .zhHans ? "配置中没有这个 profile。" : "This profile is not in the configuration."
       return RPCError(.configError, message, details: ["profile": .string(name)])
-    case .unsupported:
-      return localized(.unsupported, locale)
     }
   }
 

@@ -1,14 +1,12 @@
-import AuthStorage
-
-/// Persists a refreshed session. Returns false when the profile's session moved on (a logout or
-/// a new login since the refresh began); the refresh is then discarded.
-package typealias SessionCommit = @Sendable (WriteTransaction, IssuedSession) throws -> Bool
-
 /// One way of logging in: the embedded accounts, a REST API, an OAuth2/OIDC server, an HTML form.
+///
+/// A provider talks to its server and returns values. `SessionService` (AuthSession) reads the client's session
+/// from the store, decodes it once and hands it here as an `IssuedSession`; it alone writes sessions back, holds
+/// the profile lock and checks that the session did not change meanwhile. The one exception is the local
+/// provider's refresh, which must happen inside that write: see `LocalRotation`.
 package protocol IdentityProvider: Sendable {
   /// The config name: `local`, `rest`, `oauth2` or `form`.
   var kind: String { get }
-  var supportsRegistration: Bool { get }
 
   /// - Throws: `ProviderError` (`invalidCredentials` for any refused login, whatever the cause).
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession
@@ -21,19 +19,47 @@ package protocol IdentityProvider: Sendable {
   func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
 
+  /// Creates an account. The default answers `unsupported`.
   /// - Throws: `ProviderError` (`alreadyExists`, `unsupported`, …).
   func register(_ registration: Registration, password: String) async throws -> UserInfo
 
-  /// Exchanges `current`'s refresh token for new tokens and persists them through `commit`.
-  /// A provider with its own state in the store (`local`) calls `commit` inside the same
-  /// transaction that rotates the token, so a crash can never keep one without the other.
-  /// - Returns: the new session, or nil when `commit` discarded it.
+  /// Exchanges `current`'s refresh token for new tokens; `SessionService` stores them, unless a logout or a new
+  /// login happened meanwhile (the refresh is then discarded).
   /// - Throws: `ProviderError.sessionRejected` when the refresh token is refused.
-  func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws -> IssuedSession?
+  func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed
 
   /// Revokes the session at the provider (best effort; the caller bounds the time).
-  func revoke(_ current: SessionRecord) async throws
+  func revoke(_ current: IssuedSession) async throws
 
   /// The user as the provider knows it now.
-  func fetchUser(_ current: SessionRecord) async throws -> UserInfo
+  /// - Throws: `ProviderError.sessionRejected` when the provider refuses the session's credential.
+  func fetchUser(_ current: IssuedSession) async throws -> FetchedUser
+}
+
+/// What a refresh gives `SessionService` to store.
+package enum Refreshed: Sendable {
+  /// New tokens from the provider's server.
+  case issued(IssuedSession)
+  /// The local provider's rotation, run inside the transaction that stores the client's new session.
+  case rotation(LocalRotation)
+}
+
+/// The user from `fetchUser`, and the provider state as the fetch left it.
+package struct FetchedUser: Sendable {
+  package var user: UserInfo
+  /// The provider's state after the fetch (the form provider's cookie jar, with any cookie the site rotated);
+  /// nil for a provider that keeps none. `SessionService` stores it when it changed.
+  package var providerState: [UInt8]?
+
+  package init(_ user: UserInfo, providerState: [UInt8]? = nil) {
+    self.user = user
+    self.providerState = providerState
+  }
+}
+
+extension IdentityProvider {
+  /// Providers that cannot create accounts (oauth2, form) answer `unsupported`.
+  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
+    throw ProviderError(.unsupported, "\(kind) does not register accounts")
+  }
 }

@@ -1,6 +1,8 @@
 import AuthCrypto
 
-/// What a provider hands back after a login or a refresh.
+/// A session as a provider issues it and as the store keeps it: the user, the tokens, their expiry and scopes,
+/// and the provider's own state. Providers return one from a login or a refresh, and are handed the stored one
+/// (its user decoded once, by `SessionService`, when the record was read) to refresh, revoke or ask about.
 package struct IssuedSession: Sendable {
   package var user: UserInfo
   package var accessToken: SecretBytes

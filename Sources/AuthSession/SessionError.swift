@@ -3,12 +3,11 @@ package struct SessionError: Error, Sendable, Equatable, CustomStringConvertible
   package enum Code: Sendable, Equatable {
     /// No session; `lastAccount` is the account that last logged in, if still remembered.
     case notLoggedIn(lastAccount: String?)
-    /// The provider refused the refresh token; the local session has been cleared.
+    /// The session is over: the provider refused it (or it was unusable, see `StoredSession`). The local copy
+    /// has already been cleared.
     case sessionExpired
     /// The request named a profile the config does not have.
     case unknownProfile(String)
-    /// The profile's provider cannot do this (e.g. register on a provider without an endpoint).
-    case unsupported
   }
 
   package let code: Code
@@ -18,7 +17,3 @@ package struct SessionError: Error, Sendable, Equatable, CustomStringConvertible
   package var description: String { "SessionError.\(code)" }
 }
 
-/// What changed about a profile's session, for the `sessionChanged` notification.
-package enum SessionChange: String, Sendable {
-  case loggedIn, refreshed, loggedOut, expired
-}

@@ -57,13 +57,13 @@ struct Wiring {
         stores: stores, clock: clock, random: random, hasher: hasher,
         accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
     case .rest(let rest):
-      return RESTProvider(config: rest, client: http, stores: stores, clock: clock, log: log)
+      return RESTProvider(config: rest, client: http, clock: clock, log: log)
     case .oauth2(let oauth2):
       return OAuth2Provider(
-        settings: Self.settings(oauth2), http: http, stores: stores, clock: clock, random: random, log: log,
+        settings: Self.settings(oauth2), http: http, clock: clock, random: random, log: log,
         directory: oauth2Directory)
     case .form(let form):
-      return FormProvider(config: form, client: http, stores: stores, clock: clock, log: log)
+      return FormProvider(config: form, client: http, clock: clock, log: log)
     }
   }
 
@@ -79,16 +79,14 @@ struct Wiring {
       interactiveTimeout: Int64(config.interactiveTimeoutSeconds))
   }
 
-  func makeSessions(notify: @escaping @Sendable (String, SessionChange) -> Void) -> SessionService {
+  func makeSessions(notify: @escaping @Sendable (SessionChanged) -> Void) -> SessionService {
     let profiles = config.profiles.mapValues { SessionService.Profile(config: $0, provider: provider(for: $0)) }
     return SessionService(stores: stores, clock: clock, profiles: profiles, log: log, notify: notify)
   }
 
   /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.
   func makeServer(sender: any MessageSender) -> Server {
-    let sessions = makeSessions { profile, change in
-      sender.send(.notification(method: "sessionChanged", params: ["profile": .string(profile), "state": .string(change.rawValue)]))
-    }
+    let sessions = makeSessions { sender.send(.notification(method: SessionChanged.method, params: $0.params)) }
     let validators = ProfileValidators(policies: config.profiles.mapValues(\.validation))
     var registry = MethodRegistry()
     registry.register(ValidateMethod(validators: validators))

@@ -42,13 +42,14 @@ import Testing
     #expect(try fixture.storedRefreshToken(third.refreshToken)?.familyID == old.familyID)
   }
 
+  /// The session service stores the client's session in the transaction the rotation ran in.
   @Test func theCommitRunsOnceInsideTheRotatingTransaction() async throws {
     let fixture = try LocalFixture()
     try await fixture.registerAlice()
     let first = try await fixture.login()
     let oldHash = RefreshTokenRecord.hash(of: try #require(first.refreshToken))
     let seen = Mutex<[(oldUsed: Bool, newStored: Bool, accessToken: String?)]>([])
-    let second = try await fixture.provider.refresh(fixture.record(first), profile: "default") { tx, issued in
+    let second = try await fixture.refresh(first) { tx, issued in
       let newHash = RefreshTokenRecord.hash(of: issued.refreshToken ?? SecretBytes([]))
       let observed = (
         oldUsed: try tx.refreshToken(hash: oldHash)?.usedAt != nil,
@@ -70,7 +71,7 @@ import Testing
     try await fixture.registerAlice()
     let first = try await fixture.login()
     let newToken = Mutex<String?>(nil)
-    let discarded = try await fixture.provider.refresh(fixture.record(first), profile: "default") { tx, issued in
+    let discarded = try await fixture.refresh(first) { tx, issued in
       // Whatever the commit itself wrote goes with the rotation.
       try tx.putSecret(SecretBytes(Array("probe".utf8)), named: "test.probe")
       newToken.withLock { $0 = text(issued.refreshToken) }
@@ -94,7 +95,7 @@ import Testing
     try await fixture.registerAlice()
     let first = try await fixture.login()
     await #expect(throws: Boom()) {
-      try await fixture.provider.refresh(fixture.record(first), profile: "default") { _, _ in throw Boom() }
+      try await fixture.refresh(first) { _, _ in throw Boom() }
     }
     #expect(try fixture.storedRefreshToken(first.refreshToken)?.usedAt == nil)
     #expect(try await fixture.refresh(first) != nil)
@@ -154,13 +155,13 @@ import Testing
     let fixture = try LocalFixture()
     try await fixture.registerAlice()
     let issued = try await fixture.login()
-    var without = fixture.record(issued)
+    var without = issued
     without.refreshToken = nil
-    var unknown = fixture.record(issued)
+    var unknown = issued
     unknown.refreshToken = SecretBytes(Array("not-a-token-we-issued".utf8))
     for record in [without, unknown] {
       let error = await #expect(throws: ProviderError.self) {
-        try await fixture.provider.refresh(record, profile: "default") { _, _ in
+        try await fixture.refresh(record) { _, _ in
           Issue.record("commit must not run for a rejected token")
           return true
         }
@@ -176,13 +177,13 @@ import Testing
     let first = try await fixture.login()
     let second = try #require(try await fixture.refresh(first))
     let other = try await fixture.login()
-    try await fixture.provider.revoke(fixture.record(second))
+    try await fixture.provider.revoke(second)
     #expect(await rejection(fixture, second) == .sessionRejected)
     #expect(try fixture.storedRefreshToken(first.refreshToken)?.revoked == true)
     #expect(try await fixture.refresh(other) != nil)
     // Revoking again, or a session without a refresh token, is harmless.
-    try await fixture.provider.revoke(fixture.record(second))
-    var bare = fixture.record(other)
+    try await fixture.provider.revoke(second)
+    var bare = other
     bare.refreshToken = nil
     try await fixture.provider.revoke(bare)
   }

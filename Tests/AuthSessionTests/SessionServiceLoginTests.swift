@@ -118,11 +118,12 @@ import Testing
   @Test func registerOnAProviderWithoutRegistrationIsUnsupported() async throws {
     let fixture = try await SessionFixture()
     let service = fixture.service([
-      (ProfileConfig(name: "default"), TestProvider(fixture.local, supportsRegistration: false))
+      (ProfileConfig(name: "default"), WithoutRegistration(base: fixture.local))
     ])
-    await #expect(throws: SessionError(.unsupported)) {
+    let error = await #expect(throws: ProviderError.self) {
       try await service.register(profile: "default", Registration(username: "carol"), password: password)
     }
+    #expect(error?.code == .unsupported)
     #expect(try fixture.store.read { try $0.account(username: "carol") } == nil)
   }
 

@@ -160,7 +160,7 @@ import Testing
     case .accountDisabled:
       try fixture.updateAccount("alice") { $0.disabled = true }
     case .familyRevoked:
-      try await fixture.local.revoke(try #require(try fixture.session()))
+      try await fixture.local.revoke(try #require(try fixture.storedSession()))
     }
     fixture.clock.advance(by: 900)
 
@@ -263,6 +263,42 @@ import Testing
     #expect(try fixture.session() == nil)
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
   }
+
+  @Test func aFetchedProviderStateIsStoredButNotTheTokens() async throws {
+    let fixture = try await SessionFixture()
+    let server = TestProvider(fixture.local, stateAfterFetch: Array("rotated cookie jar".utf8))
+    let service = fixture.service([(ProfileConfig(name: "default"), server)])
+    _ = try await service.login()
+    let before = try #require(try fixture.session())
+    #expect(before.providerState == nil)
+
+    _ = try await service.getUser(profile: "default", fetchFromServer: true)
+    let after = try #require(try fixture.session())
+    #expect(after.providerState == Array("rotated cookie jar".utf8))
+    #expect(text(after.accessToken) == text(before.accessToken))
+    #expect(text(after.refreshToken) == text(before.refreshToken))
+    #expect(after.generation == before.generation)
+  }
+
+  /// The stored user is decoded in one place; bytes that do not read back as a user end the session.
+  @Test func anUnreadableStoredUserEndsTheSession() async throws {
+    let fixture = try await SessionFixture()
+    let service = fixture.service()
+    _ = try await service.login()
+    let generation = try #require(try fixture.session()).generation
+    _ = try fixture.store.write {
+      try $0.updateCachedUser(profile: "default", generation: generation, userJSON: Array("{}".utf8), at: startTime)
+    }
+    let statuses = try await service.status()
+    #expect(statuses.map(\.loggedIn) == [true] && statuses.map(\.username) == [nil])
+
+    await #expect(throws: SessionError(.sessionExpired)) {
+      try await service.getUser(profile: "default", fetchFromServer: false)
+    }
+    #expect(try fixture.session() == nil)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
+  }
+
   // MARK: - An access token refused before its expiry
 
   @Test func aRevokedAccessTokenIsRefreshedOnceAndTheFetchRetried() async throws {
@@ -307,7 +343,7 @@ import Testing
     let server = TestProvider(fixture.local)
     let service = fixture.service([(ProfileConfig(name: "default"), server)])
     _ = try await service.login()
-    let record = try #require(try fixture.session())
+    let record = try #require(try fixture.storedSession())
     server.revokedAccessTokens.withLock { $0.append(record.accessToken.withUnsafeBytes { Array($0) }) }
     // The server ended the whole session: the refresh token is dead too.
     _ = try await fixture.local.revoke(record)

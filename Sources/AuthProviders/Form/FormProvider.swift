@@ -3,7 +3,6 @@ import AuthCrypto
 import AuthHTML
 import AuthHTTP
 import AuthJSON
-import AuthStorage
 import AuthSupport
 
 /// The `form` provider: a site's own HTML login form, used as a browser would — fetch the page, post the form
@@ -25,21 +24,18 @@ package final class FormProvider: IdentityProvider {
   package static let tokenType = "cookie"
 
   package let kind = "form"
-  package let supportsRegistration = false
 
   private let config: FormProviderConfig
   private let client: any HTTPClient
-  private let stores: LazyStore
   private let clock: any Clock
   private let log: Logger
   private let origin: RequestTarget.Origin
   private let loginPath: String
 
   /// - Important: `config.loginURL` must pass the transport rules, as the config loader checks.
-  package init(config: FormProviderConfig, client: any HTTPClient, stores: LazyStore, clock: any Clock, log: Logger) {
+  package init(config: FormProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
     self.config = config
     self.client = client
-    self.stores = stores
     self.clock = clock
     self.log = log
     let login = try? RequestTarget(config.loginURL)
@@ -56,10 +52,7 @@ package final class FormProvider: IdentityProvider {
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     var browser = browser(CookieJar(clock: clock))
     let page = try await browser.send("GET", config.loginURL)
-    try Self.checkTransient(page.response)
-    guard (200..<300).contains(page.response.status) else {
-      throw ProviderError(.badResponse, "the login page answered \(page.response.status)", status: page.response.status)
-    }
+    try StatusRule(reportsStatus: true).check(page.response, "the login page")
     let document = try await FormUserPage.document(page.response)
     let login = try FormLoginPage(document, pageURL: page.url, config: config, origin: origin)
     // Not idempotent in general, but a form post that never reached the server is retried by the client.
@@ -121,42 +114,23 @@ package final class FormProvider: IdentityProvider {
     return clock.now() + Int64(config.sessionLifetimeSeconds)
   }
 
-  // MARK: - Registration
-
-  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
-    throw ProviderError(.unsupported, "the form provider does not register accounts")
-  }
-
   // MARK: - Refresh, user
 
   /// Re-checks the session with the server by reading the user page with the stored cookies. A site that sends
   /// the browser to its login page, or answers 401/403, has ended the session (`sessionRejected`); otherwise the
   /// session is extended and rotated cookies are kept.
-  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
-    -> IssuedSession?
-  {
+  package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     var browser = browser(try jar(current))
-    let user = try await fetchUser(with: &browser, fallbackUsername: Self.cachedUser(current)?.username)
-    let issued = issued(user, jar: browser.jar)
-    let kept = try await Blocking.run { [stores] in try stores.get().write { tx in try commit(tx, issued) } }
-    return kept ? issued : nil
+    let user = try await fetchUser(with: &browser, fallbackUsername: current.user.username)
+    return .issued(issued(user, jar: browser.jar))
   }
 
-  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
-    let before = current.providerState ?? []
+  /// The user page's user, and the cookie jar after reading it: when the site rotated a cookie, `SessionService`
+  /// keeps the new jar, or the next request would present a dead cookie.
+  package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     var browser = browser(try jar(current))
-    let user = try await fetchUser(with: &browser, fallbackUsername: Self.cachedUser(current)?.username)
-    let after = browser.jar.serialized
-    if after != before {
-      // The site rotated a cookie: keep the new one, or the next request would present a dead one.
-      let (name, generation, now) = (current.profile, current.generation, clock.now())
-      _ = try await Blocking.run { [stores] in
-        try stores.get().write {
-          try $0.updateProviderState(profile: name, generation: generation, state: after, at: now)
-        }
-      }
-    }
-    return user
+    let user = try await fetchUser(with: &browser, fallbackUsername: current.user.username)
+    return FetchedUser(user, providerState: browser.jar.serialized)
   }
 
   private func fetchUser(with browser: inout FormBrowser, fallbackUsername: String?) async throws -> UserInfo {
@@ -168,18 +142,10 @@ package final class FormProvider: IdentityProvider {
       // A logged-out browser sent to a sign-in page elsewhere (SSO): the session is gone, and we do not follow.
       throw ProviderError(.sessionRejected, "the user page redirects to another origin")
     }
-    let response = exchange.response
-    try Self.checkTransient(response)
-    if [401, 403].contains(response.status) {
-      throw ProviderError(.sessionRejected, "the user page answered \(response.status)")
-    }
-    if (300..<400).contains(response.status) {
-      throw ProviderError(.sessionRejected, "the user page redirects to the login page")
-    }
-    guard (200..<300).contains(response.status) else {
-      throw ProviderError(.badResponse, "the user page answered \(response.status)", status: response.status)
-    }
-    return try await FormUserPage.user(response, config.user.fields, fallbackUsername: fallbackUsername)
+    // A 401 or 403, or a redirect to the login page (not followed): the site no longer knows the session.
+    let userPage = StatusRule(refused: Set(300..<400).union([401, 403]), refusal: .sessionRejected, reportsStatus: true)
+    try userPage.check(exchange.response, "the user page")
+    return try await FormUserPage.user(exchange.response, config.user.fields, fallbackUsername: fallbackUsername)
   }
 
   private static func accept(_ fields: FormProviderConfig.UserFields) -> String {
@@ -190,7 +156,7 @@ package final class FormProvider: IdentityProvider {
   // MARK: - Logout
 
   /// Logs out at the site with its CSRF proof; a redirect (to the login page, usually) counts as done.
-  package func revoke(_ current: SessionRecord) async throws {
+  package func revoke(_ current: IssuedSession) async throws {
     guard let logout = config.logout else { throw ProviderError(.unsupported, "no logout configured") }
     var browser = browser(try jar(current))
     var headers: [HTTPHeader] = []
@@ -213,24 +179,17 @@ package final class FormProvider: IdentityProvider {
     let body = logout.method == "POST" ? FormBody(entries.map { ($0.name, .text($0.value)) }).bytes : nil
     let exchange = try await browser.send(
       logout.method, logout.url, body: body, referer: referer, headers: headers, follow: false)
-    try Self.checkTransient(exchange.response)
-    guard (200..<400).contains(exchange.response.status) else {
-      throw ProviderError(.badResponse, "logout answered \(exchange.response.status)", status: exchange.response.status)
-    }
+    try StatusRule(success: 200..<400, reportsStatus: true).check(exchange.response, "logout")
   }
 
   // MARK: - Helpers
 
-  private func jar(_ current: SessionRecord) throws -> CookieJar {
+  private func jar(_ current: IssuedSession) throws -> CookieJar {
     guard let state = current.providerState, let jar = try? CookieJar(serialized: state, clock: clock) else {
       // Nothing to present to the site: the session cannot be used again.
       throw ProviderError(.sessionRejected, "the stored cookie jar is missing or unreadable")
     }
     return jar
-  }
-
-  private static func cachedUser(_ current: SessionRecord) -> UserInfo? {
-    (try? JSONParser.parse(current.userJSON))?.objectValue.flatMap { UserInfo(json: $0) }
   }
 
   /// 429 and 5xx: the site's trouble, never an answer about the user.

@@ -1,5 +1,4 @@
 import AuthCrypto
-import AuthJSON
 import AuthStorage
 import AuthSupport
 
@@ -7,7 +6,6 @@ import AuthSupport
 /// tokens are EdDSA JWTs, refresh tokens rotate on every use and a reused one revokes its family.
 package final class LocalProvider: IdentityProvider {
   package let kind = "local"
-  package let supportsRegistration = true
 
   private let stores: LazyStore
   private let clock: any Clock
@@ -127,53 +125,40 @@ package final class LocalProvider: IdentityProvider {
 
   // MARK: - Refresh, revoke, user
 
-  private enum RefreshOutcome {
-    case rotated(IssuedSession)
-    case rejected(String)
-  }
-
-  private struct Discarded: Error {}
-
-  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
-    -> IssuedSession?
-  {
+  /// The rotation of `current`'s refresh token, for `SessionService` to run inside the transaction that stores
+  /// the client's new session (see `LocalRotation` for why).
+  package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     guard let token = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
     let hash = RefreshTokenRecord.hash(of: token)
     let now = clock.now()
-    let outcome: RefreshOutcome
-    do {
-      outcome = try await Blocking.run { [stores, issuer] in
-        // One transaction: check, rotate and persist the client's session, or nothing at all.
-        try stores.get().write { tx -> RefreshOutcome in
-          guard let record = try tx.refreshToken(hash: hash) else { return .rejected("unknown refresh token") }
-          if record.revoked { return .rejected("revoked refresh token") }
-          if record.usedAt != nil {
-            // Reuse of a rotated token means it leaked or a client lost track: end the family.
-            try tx.revokeRefreshTokenFamily(record.familyID)
-            return .rejected("refresh token reused; family revoked")
-          }
-          if record.expiresAt <= now { return .rejected("refresh token expired") }
-          guard let account = try tx.account(id: record.accountID), !account.disabled else {
-            try tx.revokeRefreshTokenFamily(record.familyID)
-            return .rejected("account removed or disabled")
-          }
-          guard try tx.markRefreshTokenUsed(hash: hash, at: now) else { return .rejected("refresh token already used") }
-          let minted = try issuer.mint(for: account, profile: profile, familyID: record.familyID, now: now, in: tx)
-          try tx.insertRefreshToken(minted.refreshRecord)
-          guard try commit(tx, minted.session) else { throw Discarded() }  // rolls the rotation back too
-          return .rotated(minted.session)
+    return .rotation(
+      LocalRotation { [issuer] tx in
+        guard let record = try tx.refreshToken(hash: hash) else {
+          return .failure(Self.rejected("unknown refresh token"))
         }
-      }
-    } catch is Discarded {
-      return nil
-    }
-    switch outcome {
-    case .rotated(let session): return session
-    case .rejected(let reason): throw ProviderError(.sessionRejected, reason)
-    }
+        if record.revoked { return .failure(Self.rejected("revoked refresh token")) }
+        if record.usedAt != nil {
+          // Reuse of a rotated token means it leaked or a client lost track: end the family.
+          try tx.revokeRefreshTokenFamily(record.familyID)
+          return .failure(Self.rejected("refresh token reused; family revoked"))
+        }
+        if record.expiresAt <= now { return .failure(Self.rejected("refresh token expired")) }
+        guard let account = try tx.account(id: record.accountID), !account.disabled else {
+          try tx.revokeRefreshTokenFamily(record.familyID)
+          return .failure(Self.rejected("account removed or disabled"))
+        }
+        guard try tx.markRefreshTokenUsed(hash: hash, at: now) else {
+          return .failure(Self.rejected("refresh token already used"))
+        }
+        let minted = try issuer.mint(for: account, profile: profile, familyID: record.familyID, now: now, in: tx)
+        try tx.insertRefreshToken(minted.refreshRecord)
+        return .success(minted.session)
+      })
   }
 
-  package func revoke(_ current: SessionRecord) async throws {
+  private static func rejected(_ reason: String) -> ProviderError { ProviderError(.sessionRejected, reason) }
+
+  package func revoke(_ current: IssuedSession) async throws {
     guard let token = current.refreshToken else { return }
     let hash = RefreshTokenRecord.hash(of: token)
     try await Blocking.run { [stores] in
@@ -183,12 +168,10 @@ package final class LocalProvider: IdentityProvider {
     }
   }
 
-  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
-    guard case .object(let cached)? = try? JSONParser.parse(current.userJSON), let user = UserInfo(json: cached) else {
-      throw ProviderError(.sessionRejected, "cached user unreadable")
-    }
-    let account = try await Blocking.run { [stores] in try stores.get().read { try $0.account(id: user.id) } }
+  package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
+    let id = current.user.id
+    let account = try await Blocking.run { [stores] in try stores.get().read { try $0.account(id: id) } }
     guard let account, !account.disabled else { throw ProviderError(.sessionRejected, "account removed or disabled") }
-    return Self.userInfo(account)
+    return FetchedUser(Self.userInfo(account))
   }
 }

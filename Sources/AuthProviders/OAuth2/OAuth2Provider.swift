@@ -1,7 +1,6 @@
 import AuthCrypto
 import AuthHTTP
 import AuthJSON
-import AuthStorage
 import AuthSupport
 
 /// An OAuth 2.0 / OpenID Connect authorization server: discovery, the password grant (only when the profile
@@ -16,14 +15,12 @@ import AuthSupport
 /// again once when an ID token names a key it does not hold). Nothing here logs a token, code, secret or body.
 package final class OAuth2Provider: IdentityProvider {
   package let kind = "oauth2"
-  package let supportsRegistration = false
 
   /// Used when a token answer has neither `expires_in` nor a JWT `exp`: the common lifetime of an hour.
   static let defaultLifetime: Int64 = 3600
 
   let settings: OAuth2Settings
   let transport: OAuth2Transport
-  private let stores: LazyStore
   let clock: any Clock
   /// `state`, `nonce` and the PKCE verifier of the authorization code flow.
   let random: any RandomSource
@@ -34,7 +31,7 @@ package final class OAuth2Provider: IdentityProvider {
   /// - Parameter directory: where discovery documents and key sets are cached; the executable passes one
   ///   shared by every profile.
   package init(
-    settings: OAuth2Settings, http: any HTTPClient, stores: LazyStore, clock: any Clock,
+    settings: OAuth2Settings, http: any HTTPClient, clock: any Clock,
     random: any RandomSource = SystemRandomSource(), log: Logger, directory: OAuth2Directory = OAuth2Directory()
   ) {
     let transport = OAuth2Transport(
@@ -48,7 +45,6 @@ package final class OAuth2Provider: IdentityProvider {
     }
     self.settings = settings
     self.transport = transport
-    self.stores = stores
     self.clock = clock
     self.random = random
     self.log = log
@@ -102,42 +98,27 @@ package final class OAuth2Provider: IdentityProvider {
     return UserInfo(id: account, username: account)
   }
 
-  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
-    throw ProviderError(.unsupported, "oauth2 has no registration endpoint")
-  }
-
   // MARK: - Refresh
 
-  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
-    -> IssuedSession?
-  {
+  package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     guard let refreshToken = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
     let endpoints = try await metadata.get().value
     let now = clock.now()
     // No `scope`: RFC 6749 §6 then grants the scope of the original grant.
     let form = FormBody([("grant_type", .text("refresh_token")), ("refresh_token", .secret(refreshToken))])
     let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .refresh)
-    let cached = Self.cachedUser(current)
-    let user: UserInfo
+    var user = current.user
     if let idToken = answer.idToken {
       // OIDC Core §12.2: a refreshed ID token must name the subject the session was opened for.
-      user = try await verifiedUser(idToken, endpoints, accessToken: answer.accessToken, subject: cached?.id)
-    } else if let cached {
-      user = cached
-    } else {
-      throw ProviderError(.badResponse, "refreshed session has no user")
+      user = try await verifiedUser(idToken, endpoints, accessToken: answer.accessToken, subject: current.user.id)
     }
-    let issued = session(answer, user: user, now: now, previous: current)
-    // The rotated refresh token is durable before anyone is told about it; a false commit means a logout or a
-    // new login happened meanwhile and this refresh is discarded.
-    let kept = try await Blocking.run { [stores] in try stores.get().write { tx in try commit(tx, issued) } }
-    log.debug("oauth2: refresh grant succeeded\(kept ? "" : " (discarded: the session changed meanwhile)")")
-    return kept ? issued : nil
+    log.debug("oauth2: refresh grant succeeded")
+    return .issued(session(answer, user: user, now: now, previous: current))
   }
 
   /// The new session from a token answer. A refresh answer without a refresh token keeps the old one
   /// (RFC 6749 §6: the server may keep it unchanged); without `scope` the scopes stay as they were.
-  func session(_ answer: TokenAnswer, user: UserInfo, now: Int64, previous: SessionRecord?) -> IssuedSession {
+  func session(_ answer: TokenAnswer, user: UserInfo, now: Int64, previous: IssuedSession?) -> IssuedSession {
     let lifetime = answer.expiresIn ?? Self.jwtLifetime(answer.accessToken, now: now) ?? Self.defaultLifetime
     if answer.expiresIn == nil { log.info("oauth2: token answer without expires_in; assuming \(lifetime) s") }
     return IssuedSession(
@@ -220,16 +201,13 @@ package final class OAuth2Provider: IdentityProvider {
 
   // MARK: - User
 
-  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
+  /// Userinfo's user; without a userinfo endpoint, the user as the login or last refresh gave it.
+  package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     let endpoints = try await metadata.get().value
-    let cached = Self.cachedUser(current)
-    guard let endpoint = endpoints.userinfoEndpoint else {
-      if let cached { return cached }
-      throw ProviderError(.unsupported, "the issuer has no userinfo endpoint")
-    }
+    guard let endpoint = endpoints.userinfoEndpoint else { return FetchedUser(current.user) }
     // A 401 here (`sessionRejected`) goes back to SessionService, which refreshes once — or adopts the token
     // another process sharing the store has just rotated in — and asks again.
-    return try await userInfo(at: endpoint, accessToken: current.accessToken, subject: cached?.id)
+    return FetchedUser(try await userInfo(at: endpoint, accessToken: current.accessToken, subject: current.user.id))
   }
 
   /// OIDC Core §5.3. A plain JSON answer only (a signed userinfo JWT is not supported).
@@ -237,30 +215,19 @@ package final class OAuth2Provider: IdentityProvider {
   ///   the answer is unusable or names another subject than `subject` (§5.3.2).
   private func userInfo(at url: String, accessToken: SecretBytes, subject: String?) async throws -> UserInfo {
     let response = try await transport.get(url, bearer: accessToken)
-    switch response.status {
-    case 200:
-      guard case .object(let claims)? = try? JSONParser.parse(response.body), let user = OIDCUser.user(from: claims)
-      else { throw ProviderError(.badResponse, "userinfo answer is not a JSON object with a sub") }
-      if let subject, user.id != subject { throw ProviderError(.badResponse, "userinfo names another subject") }
-      return user
-    case 401:
-      throw ProviderError(.sessionRejected, "userinfo refused the access token")
-    default:
-      if let failure = RemoteFailures.providerError(status: response) { throw failure }
-      throw ProviderError(.badResponse, "userinfo answered \(response.status)")
-    }
-  }
-
-  static func cachedUser(_ record: SessionRecord) -> UserInfo? {
-    guard case .object(let object)? = try? JSONParser.parse(record.userJSON) else { return nil }
-    return UserInfo(json: object)
+    try StatusRule(success: StatusRule.only200.success, refused: [401], refusal: .sessionRejected)
+      .check(response, "userinfo")
+    guard case .object(let claims)? = try? JSONParser.parse(response.body), let user = OIDCUser.user(from: claims)
+    else { throw ProviderError(.badResponse, "userinfo answer is not a JSON object with a sub") }
+    if let subject, user.id != subject { throw ProviderError(.badResponse, "userinfo names another subject") }
+    return user
   }
 
   // MARK: - Revocation
 
   /// RFC 7009: the refresh token first (which on most servers ends the access token too), then the access
   /// token. Both are tried; the first failure is thrown after both.
-  package func revoke(_ current: SessionRecord) async throws {
+  package func revoke(_ current: IssuedSession) async throws {
     let endpoints = try await metadata.get().value
     guard let endpoint = endpoints.revocationEndpoint else {
       throw ProviderError(.unsupported, "the issuer has no revocation endpoint")
@@ -290,10 +257,7 @@ package final class OAuth2Provider: IdentityProvider {
 
   static func discover(issuer: String, transport: OAuth2Transport, log: Logger) async throws -> OAuth2Metadata {
     let response = try await transport.get(OAuth2URL.discoveryURL(issuer: issuer), followRedirects: true)
-    guard response.status == 200 else {
-      if let failure = RemoteFailures.providerError(status: response) { throw failure }
-      throw ProviderError(.badResponse, "discovery answered \(response.status)")
-    }
+    try StatusRule.only200.check(response, "discovery")
     let metadata = try OAuth2Metadata.parse(discovery: response.body, issuer: issuer)
     log.debug("oauth2: discovery document read; ID token algorithms \(metadata.idTokenAlgorithms.map(\.rawValue))")
     return metadata
@@ -301,12 +265,14 @@ package final class OAuth2Provider: IdentityProvider {
 
   static func fetchKeys(_ url: String, transport: OAuth2Transport, log: Logger) async throws -> JSONWebKeySet {
     let response = try await transport.get(url, followRedirects: true)
-    guard response.status == 200 else {
-      if let failure = RemoteFailures.providerError(status: response) { throw failure }
-      throw ProviderError(.badResponse, "JWKS answered \(response.status)")
-    }
+    try StatusRule.only200.check(response, "JWKS")
     let keys = try JSONWebKeySet.parse(response.body)
     log.debug("oauth2: JWKS read; \(keys.keys.count) usable signing keys")
     return keys
   }
+}
+
+extension StatusRule {
+  /// Discovery, the JWKS and userinfo succeed with 200 only (OIDC Discovery §4.2, OIDC Core §5.3.2).
+  fileprivate static let only200 = StatusRule(success: 200..<201)
 }

@@ -2,7 +2,6 @@ import AuthConfig
 import AuthCrypto
 import AuthHTTP
 import AuthJSON
-import AuthStorage
 import AuthSupport
 
 /// The `rest` provider: any JSON or form login API, described by `RESTProviderConfig` — endpoints, body
@@ -14,21 +13,18 @@ import AuthSupport
 /// or a password: log lines carry statuses and reasons only.
 package final class RESTProvider: IdentityProvider {
   package let kind = "rest"
-  package var supportsRegistration: Bool { config.register != nil }
 
   /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
   static let defaultLifetimeSeconds: Int64 = 300
 
   private let config: RESTProviderConfig
   private let client: any HTTPClient
-  private let stores: LazyStore
   private let clock: any Clock
   private let log: Logger
 
-  package init(config: RESTProviderConfig, client: any HTTPClient, stores: LazyStore, clock: any Clock, log: Logger) {
+  package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
     self.config = config
     self.client = client
-    self.stores = stores
     self.clock = clock
     self.log = log
   }
@@ -38,13 +34,7 @@ package final class RESTProvider: IdentityProvider {
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     let response = try await send(
       config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
-    if let failure = RemoteFailures.providerError(status: response) { throw failure }
-    guard (200..<300).contains(response.status) else {
-      if [400, 401, 403].contains(response.status) {
-        throw ProviderError(.invalidCredentials, "rest login refused with \(response.status)")
-      }
-      throw ProviderError(.badResponse, "rest login answered \(response.status)")
-    }
+    try StatusRule.login.check(response, "rest login")
     guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest login answer is not a JSON object")
     }
@@ -98,10 +88,9 @@ package final class RESTProvider: IdentityProvider {
     guard let endpoint = config.register else { throw ProviderError(.unsupported, "no register endpoint configured") }
     let response = try await send(
       endpoint, RESTTemplateValues.registration(registration, password: password), bearer: nil, idempotent: false)
-    if let failure = RemoteFailures.providerError(status: response) { throw failure }
-    if response.status == 409 { throw ProviderError(.alreadyExists(field: nil), "rest register answered 409") }
+    try StatusRule.register.check(response, "rest register")
     let answer = RESTAnswer.json(response.body)
-    guard (200..<300).contains(response.status), !RESTAnswer.saysFailed(answer, config.response) else {
+    guard !RESTAnswer.saysFailed(answer, config.response) else {
       throw ProviderError(.badResponse, "rest register refused with \(response.status)")
     }
     // The user in the answer: at `response.user`, or the answer itself when it has the user's id.
@@ -117,20 +106,12 @@ package final class RESTProvider: IdentityProvider {
 
   // MARK: - Refresh
 
-  package func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
-    -> IssuedSession?
-  {
+  package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     guard let endpoint = config.refresh else { throw ProviderError(.sessionRejected, "no refresh endpoint configured") }
     guard let refreshToken = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
     let values = RESTTemplateValues(refreshToken: Self.text(refreshToken))
     let response = try await send(endpoint, values, bearer: nil, idempotent: false)
-    if let failure = RemoteFailures.providerError(status: response) { throw failure }
-    guard (200..<300).contains(response.status) else {
-      if [400, 401, 403].contains(response.status) {
-        throw ProviderError(.sessionRejected, "rest refresh refused with \(response.status)")
-      }
-      throw ProviderError(.badResponse, "rest refresh answered \(response.status)")
-    }
+    try StatusRule.refresh.check(response, "rest refresh")
     guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest refresh answer is not a JSON object")
     }
@@ -138,42 +119,37 @@ package final class RESTProvider: IdentityProvider {
       throw ProviderError(.sessionRejected, "rest refresh refused: no success flag or no access token")
     }
     try Self.checkSendable(tokens.accessToken)
-    let cached = (try? JSONParser.parse(current.userJSON))?.objectValue.flatMap { UserInfo(json: $0) }
     let user =
-      tokens.user.flatMap { RESTAnswer.user($0, config.userFields, fallbackUsername: cached?.username) } ?? cached
-    guard let user else { throw ProviderError(.badResponse, "cached user unreadable") }
+      tokens.user.flatMap { RESTAnswer.user($0, config.userFields, fallbackUsername: current.user.username) }
+      ?? current.user
     let claims = RESTAnswer.jwtClaims(tokens.accessToken)
-    let issued = IssuedSession(
-      user: user, accessToken: Self.secret(tokens.accessToken),
-      // An API that does not rotate answers without a refresh token: the one we have stays valid.
-      refreshToken: tokens.refreshToken.map(Self.secret) ?? refreshToken,
-      tokenType: tokens.tokenType ?? current.tokenType, expiresAt: expiry(tokens, claims: claims, profile: profile))
-    // The server has rotated the token: persist before anything else can happen, in one store write.
-    let kept = try await Blocking.run { [stores] in try stores.get().write { tx in try commit(tx, issued) } }
-    return kept ? issued : nil
+    return .issued(
+      IssuedSession(
+        user: user, accessToken: Self.secret(tokens.accessToken),
+        // An API that does not rotate answers without a refresh token: the one we have stays valid.
+        refreshToken: tokens.refreshToken.map(Self.secret) ?? refreshToken,
+        tokenType: tokens.tokenType ?? current.tokenType, expiresAt: expiry(tokens, claims: claims, profile: profile)))
   }
 
   // MARK: - Revoke, user
 
-  package func revoke(_ current: SessionRecord) async throws {
+  package func revoke(_ current: IssuedSession) async throws {
     // Without a logout endpoint nothing is revoked, and `revoked: false` must say so.
     guard let endpoint = config.logout else { throw ProviderError(.unsupported, "no logout endpoint configured") }
     let values = RESTTemplateValues(refreshToken: current.refreshToken.map(Self.text))
     let response = try await send(
       endpoint, values, bearer: endpoint.sendAccessToken ? current.accessToken : nil, idempotent: false)
-    if let failure = RemoteFailures.providerError(status: response) { throw failure }
+    try StatusRule.plain.check(response, "rest logout")
     // A 204 or `{}` is fine; only an answer that says it failed is not.
-    guard (200..<300).contains(response.status), !RESTAnswer.saysFailed(RESTAnswer.json(response.body), config.response)
-    else { throw ProviderError(.badResponse, "rest logout answered \(response.status)") }
+    guard !RESTAnswer.saysFailed(RESTAnswer.json(response.body), config.response) else {
+      throw ProviderError(.badResponse, "rest logout answered \(response.status) with a failure")
+    }
   }
 
-  package func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
-    let cached = (try? JSONParser.parse(current.userJSON))?.objectValue.flatMap { UserInfo(json: $0) }
-    guard config.user != nil else {
-      guard let cached else { throw ProviderError(.badResponse, "cached user unreadable") }
-      return cached
-    }
-    return try await remoteUser(accessToken: current.accessToken, fallbackUsername: cached?.username)
+  /// The user endpoint's user; without a user endpoint, the user as the login or last refresh gave it.
+  package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
+    guard config.user != nil else { return FetchedUser(current.user) }
+    return FetchedUser(try await remoteUser(accessToken: current.accessToken, fallbackUsername: current.user.username))
   }
 
   /// The user endpoint's user; `sessionRejected` when it refuses the access token.
@@ -181,11 +157,7 @@ package final class RESTProvider: IdentityProvider {
     guard let endpoint = config.user else { throw ProviderError(.unsupported, "no user endpoint configured") }
     let response = try await send(
       endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == "GET")
-    if let failure = RemoteFailures.providerError(status: response) { throw failure }
-    if response.status == 401 { throw ProviderError(.sessionRejected, "rest user endpoint answered 401") }
-    guard (200..<300).contains(response.status) else {
-      throw ProviderError(.badResponse, "rest user endpoint answered \(response.status)")
-    }
+    try StatusRule.accessToken.check(response, "rest user endpoint")
     guard let answer = RESTAnswer.json(response.body) else {
       throw ProviderError(.badResponse, "rest user answer is not JSON")
     }

@@ -62,17 +62,25 @@ final class LocalFixture: Sendable {
     try await provider.login(LoginAccount(kind: kind, text: text), password: password, profile: "default")
   }
 
-  /// The session record a client would hold after `issued`.
-  func record(_ issued: IssuedSession, profile: String = "default") -> SessionRecord {
-    SessionRecord(
-      profile: profile, generation: 1, userJSON: JSONWriter.encode(.object(issued.user.json)),
-      accessToken: issued.accessToken, refreshToken: issued.refreshToken, expiresAt: issued.expiresAt,
-      updatedAt: clock.now())
-  }
-
-  /// Refreshes with a commit that accepts, counting nothing.
-  func refresh(_ issued: IssuedSession) async throws -> IssuedSession? {
-    try await provider.refresh(record(issued), profile: "default") { _, _ in true }
+  /// Refreshes `issued` as the session service does: the provider's rotation runs inside a write transaction,
+  /// then `commit` (where the session service stores the client's new session); `commit` returning false rolls
+  /// the whole transaction back (nil), and a refusal is thrown after its transaction committed.
+  func refresh(
+    _ issued: IssuedSession, commit: (WriteTransaction, IssuedSession) throws -> Bool = { _, _ in true }
+  ) async throws -> IssuedSession? {
+    guard case .rotation(let rotation) = try await provider.refresh(issued, profile: "default") else {
+      throw FixtureError.notARotation
+    }
+    struct Discarded: Error {}
+    do {
+      return try store.write { tx -> Result<IssuedSession, ProviderError> in
+        let result = try rotation.run(in: tx)
+        if case .success(let session) = result, try !commit(tx, session) { throw Discarded() }
+        return result
+      }.get()
+    } catch is Discarded {
+      return nil
+    }
   }
 
   func storedRefreshToken(_ token: SecretBytes?) throws -> RefreshTokenRecord? {
@@ -132,7 +140,7 @@ final class LocalFixture: Sendable {
   }
 }
 
-enum FixtureError: Error { case noSuchAccount }
+enum FixtureError: Error { case noSuchAccount, notARotation, notIssued }
 
 func makeTemporaryDirectory() throws -> String {
   var template = Array("/tmp/auth-providers-tests-XXXXXX".utf8CString)

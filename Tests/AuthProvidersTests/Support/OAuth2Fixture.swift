@@ -109,64 +109,38 @@ final class OAuth2StubServer: HTTPClient {
   }
 }
 
-/// A store, a manual clock and an `OAuth2Provider` talking to an `OAuth2StubServer`.
+/// A manual clock and an `OAuth2Provider` talking to an `OAuth2StubServer`.
 final class OAuth2Fixture: Sendable {
   static let issuer = "https://id.example.com"
   static let clientID = "sidecar-test"
 
-  let directory: String
-  let store: Store
-  let stores: LazyStore
   let clock: ManualClock
   let server: OAuth2StubServer
   let provider: OAuth2Provider
 
   init(_ change: (inout OAuth2Settings) -> Void = { _ in }) throws {
-    directory = try makeTemporaryDirectory()
-    let store = try Store(explicitStateDirectory: directory + "/state", environment: ["AUTH_SIDECAR_KEY": testStoreKey])
-    self.store = store
-    stores = LazyStore { store }
     clock = ManualClock(startTime)
     server = OAuth2StubServer(clock: clock)
     var settings = OAuth2Settings(
       issuer: Self.issuer, clientID: Self.clientID, scopes: ["openid", "profile"], allowPasswordGrant: true)
     change(&settings)
-    provider = OAuth2Provider(settings: settings, http: server, stores: stores, clock: clock, log: .disabled)
+    provider = OAuth2Provider(settings: settings, http: server, clock: clock, log: .disabled)
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: directory) }
 
   func login(password: String = "correct horse battery staple") async throws -> IssuedSession {
     try await provider.login(LoginAccount(kind: .username, text: "alice"), password: password, profile: "default")
   }
 
-  /// Logs in and stores the session as the session service would; returns the stored record.
-  func loggedIn() async throws -> SessionRecord {
-    let issued = try await login()
-    let now = clock.now()
-    return try store.write { tx in
-      var record = SessionRecord(
-        profile: "default", userJSON: JSONWriter.encode(.object(issued.user.json)), accessToken: issued.accessToken,
-        refreshToken: issued.refreshToken, idToken: issued.idToken, tokenType: issued.tokenType,
-        expiresAt: issued.expiresAt, scopes: issued.scopes, updatedAt: now)
-      record.generation = try tx.beginSession(record)
-      return record
-    }
-  }
+  /// Logs in; the session a client then holds.
+  func loggedIn() async throws -> IssuedSession { try await login() }
 
-  /// Refreshes `record`, committing like the session service (replacing the stored session).
-  func refresh(_ record: SessionRecord) async throws -> IssuedSession? {
-    let (generation, now) = (record.generation, clock.now())
-    return try await provider.refresh(record, profile: "default") { tx, issued in
-      try tx.replaceSession(
-        SessionRecord(
-          profile: "default", generation: generation, userJSON: JSONWriter.encode(.object(issued.user.json)),
-          accessToken: issued.accessToken, refreshToken: issued.refreshToken, idToken: issued.idToken,
-          tokenType: issued.tokenType, expiresAt: issued.expiresAt, scopes: issued.scopes, updatedAt: now))
+  /// Refreshes `session`; the tokens the session service would store.
+  func refresh(_ session: IssuedSession) async throws -> IssuedSession {
+    guard case .issued(let issued) = try await provider.refresh(session, profile: "default") else {
+      throw FixtureError.notIssued
     }
+    return issued
   }
-
-  func storedSession() throws -> SessionRecord? { try store.read { try $0.session(profile: "default") } }
 }
 
 /// A value shared between a test and the stub server's handler closures.

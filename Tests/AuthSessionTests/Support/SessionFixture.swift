@@ -85,13 +85,18 @@ final class SessionFixture: Sendable {
     }
     return SessionService(
       stores: stores, clock: clock, profiles: byName, log: .disabled, revokeTimeout: revokeTimeout
-    ) { [recorded] profile, change in
-      recorded.changes.withLock { $0.append(Change(profile, change)) }
+    ) { [recorded] changed in
+      recorded.changes.withLock { $0.append(Change(changed.profile, changed.state)) }
     }
   }
 
   func session(_ profile: String = "default") throws -> SessionRecord? {
     try store.read { try $0.session(profile: profile) }
+  }
+
+  /// The stored session as the service hands it to providers (its user decoded).
+  func storedSession(_ profile: String = "default") throws -> IssuedSession? {
+    try session(profile).flatMap(StoredSession.init)?.session
   }
 
   /// Refresh tokens issued so far, and how many of them were spent on a rotation.

@@ -45,7 +45,6 @@ final class TestProvider: IdentityProvider {
 
   let base: LocalProvider
   let kind = "test"
-  let supportsRegistration: Bool
   /// When set, a refresh fires `refreshStarted` and then waits for this before going to the local provider.
   let refreshGate: Signal?
   let refreshStarted = Signal()
@@ -54,22 +53,24 @@ final class TestProvider: IdentityProvider {
   let revocation: Revocation
   /// Access tokens the "server" has revoked: `fetchUser` refuses them as a resource server would (a 401).
   let revokedAccessTokens = Mutex<[[UInt8]]>([])
+  /// The provider state `fetchUser` hands back (as the form provider does with its cookie jar).
+  let stateAfterFetch: [UInt8]?
   /// How many times `refresh` reached the local provider.
   let refreshCount = Mutex(0)
   /// Runs once, at the first `fetchUser`, before the token is checked; returns tokens to revoke at the "server".
-  private let onFirstFetch: Mutex<(@Sendable (SessionRecord) async throws -> [[UInt8]])?>
+  private let onFirstFetch: Mutex<(@Sendable (IssuedSession) async throws -> [[UInt8]])?>
 
   init(
-    _ base: LocalProvider, supportsRegistration: Bool = true, refreshGate: Signal? = nil,
-    networkFailure: ProviderError? = nil, revocation: Revocation = .local,
-    onFirstFetch: (@Sendable (SessionRecord) async throws -> [[UInt8]])? = nil
+    _ base: LocalProvider, refreshGate: Signal? = nil,
+    networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
+    onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
   ) {
     self.onFirstFetch = Mutex(onFirstFetch)
     self.base = base
-    self.supportsRegistration = supportsRegistration
     self.refreshGate = refreshGate
     self.networkFailure = networkFailure
     self.revocation = revocation
+    self.stateAfterFetch = stateAfterFetch
   }
 
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
@@ -80,19 +81,17 @@ final class TestProvider: IdentityProvider {
     try await base.register(registration, password: password)
   }
 
-  func refresh(_ current: SessionRecord, profile: String, commit: @escaping SessionCommit) async throws
-    -> IssuedSession?
-  {
+  func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     if let refreshGate {
       refreshStarted.fire()
       await refreshGate.wait()
     }
     if let networkFailure { throw networkFailure }
     refreshCount.withLock { $0 += 1 }
-    return try await base.refresh(current, profile: profile, commit: commit)
+    return try await base.refresh(current, profile: profile)
   }
 
-  func revoke(_ current: SessionRecord) async throws {
+  func revoke(_ current: IssuedSession) async throws {
     switch revocation {
     case .local: try await base.revoke(current)
     case .fails: throw ProviderError(.networkUnavailable, "test: server unreachable")
@@ -100,7 +99,7 @@ final class TestProvider: IdentityProvider {
     }
   }
 
-  func fetchUser(_ current: SessionRecord) async throws -> UserInfo {
+  func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     if let networkFailure { throw networkFailure }
     if let first = onFirstFetch.withLock({ hook in defer { hook = nil }; return hook }) {
       let revoked = try await first(current)
@@ -110,6 +109,24 @@ final class TestProvider: IdentityProvider {
     if revokedAccessTokens.withLock({ $0.contains(token) }) {
       throw ProviderError(.sessionRejected, "test: the access token was revoked at the server")
     }
-    return try await base.fetchUser(current)
+    return FetchedUser(try await base.fetchUser(current).user, providerState: stateAfterFetch)
   }
+}
+
+/// The local provider without its registration: what `IdentityProvider`'s default `register` answers.
+struct WithoutRegistration: IdentityProvider {
+  let base: LocalProvider
+  let kind = "test"
+
+  func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
+    try await base.login(account, password: password, profile: profile)
+  }
+
+  func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
+    try await base.refresh(current, profile: profile)
+  }
+
+  func revoke(_ current: IssuedSession) async throws { try await base.revoke(current) }
+
+  func fetchUser(_ current: IssuedSession) async throws -> FetchedUser { try await base.fetchUser(current) }
 }

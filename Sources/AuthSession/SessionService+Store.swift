@@ -1,0 +1,128 @@
+import AuthProviders
+import AuthStorage
+import AuthSupport
+
+/// Every read and write of a stored session: one transaction each, on the `Blocking` pool (SQLite may wait for
+/// another process's lock). Writes about an existing session name its generation and change nothing once a
+/// logout or a new login has moved it on.
+extension SessionService {
+  /// The profile's session. An unusable one (its user unreadable, see `StoredSession`) is ended here.
+  /// - Throws: `SessionError.notLoggedIn` (with the remembered account, within `rememberAccountDays`), or
+  ///   `SessionError.sessionExpired` for an unusable session.
+  func currentSession(_ name: String, _ profile: Profile) async throws -> StoredSession {
+    let remember = Int64(profile.config.rememberAccountDays) * 86_400
+    let now = clock.now()
+    let (record, last) = try await Blocking.run { [stores] in
+      try stores.get().read { tx in
+        let record = try tx.session(profile: name)
+        return (record, record == nil && remember > 0 ? try tx.lastAccount(profile: name) : nil)
+      }
+    }
+    guard let record else {
+      let remembered = last.flatMap { now - $0.loggedInAt <= remember ? $0.account : nil }
+      throw SessionError(.notLoggedIn(lastAccount: remembered))
+    }
+    guard let stored = StoredSession(record) else {
+      log.warning("profile \(name): the stored user is unreadable; ending the session")
+      throw try await endSession(name, generation: record.generation)
+    }
+    return stored
+  }
+
+  /// The sessions of `names`, in order, as stored (nil: logged out).
+  func storedRecords(_ names: [String]) async throws -> [SessionRecord?] {
+    try await Blocking.run { [stores] in
+      try stores.get().read { tx in try names.map { try tx.session(profile: $0) } }
+    }
+  }
+
+  /// Stores a new login's session, replacing any previous one: a new generation.
+  func storeNewSession(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
+    -> StoredSession
+  {
+    let now = clock.now()
+    return try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
+        return StoredSession(issued, profile: name, generation: try tx.beginSession(record, lastAccount: lastAccount))
+      }
+    }
+  }
+
+  /// Stores a refresh's session in place of `current`, in one transaction. The local provider's rotation runs
+  /// inside it (see `LocalRotation`): discarding the session rolls the rotation back with it.
+  /// - Returns: the stored session; nil, storing nothing, when a logout or a new login changed the session
+  ///   since `current` was read.
+  /// - Throws: `ProviderError.sessionRejected` when the local provider refused the refresh token; what that
+  ///   refusal wrote (a reused token revokes its family) is committed.
+  func storeRefreshed(_ refreshed: Refreshed, replacing current: StoredSession) async throws -> StoredSession? {
+    let now = clock.now()
+    let outcome = try await Blocking.run { [stores] () throws -> Result<StoredSession?, ProviderError> in
+      do {
+        return try stores.get().write { tx in
+          let issued: IssuedSession
+          switch refreshed {
+          case .issued(let session): issued = session
+          case .rotation(let rotation):
+            switch try rotation.run(in: tx) {
+            case .success(let session): issued = session
+            case .failure(let refusal): return .failure(refusal)
+            }
+          }
+          let stored = current.replaced(by: issued)
+          guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
+          return .success(stored)
+        }
+      } catch is Discarded {
+        return .success(nil)
+      }
+    }
+    return try outcome.get()
+  }
+
+  /// Keeps what a user fetch changed — the user, the provider's state (cookies the site rotated) — in one
+  /// transaction; most fetches confirm what is stored and cost no write. The tokens are left alone: a refresh in
+  /// another process may have rotated them since `stored` was read.
+  func keepFetched(_ fetched: FetchedUser, of stored: StoredSession) async throws {
+    let userJSON = fetched.user != stored.session.user ? fetched.user.storedJSON : nil
+    let state = fetched.providerState != stored.session.providerState ? fetched.providerState : nil
+    guard userJSON != nil || state != nil else { return }
+    let (name, generation, now) = (stored.profile, stored.generation, clock.now())
+    try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        if let state { _ = try tx.updateProviderState(profile: name, generation: generation, state: state, at: now) }
+        if let userJSON {
+          _ = try tx.updateCachedUser(profile: name, generation: generation, userJSON: userJSON, at: now)
+        }
+      }
+    }
+  }
+
+  /// Clears the profile's session (a logout).
+  /// - Returns: the session as it was, for revocation; nil when there was none.
+  func takeSession(_ name: String) async throws -> SessionRecord? {
+    try await Blocking.run { [stores] in
+      try stores.get().write { tx -> SessionRecord? in
+        let record = try tx.session(profile: name)
+        return try tx.clearSession(profile: name) ? record : nil
+      }
+    }
+  }
+
+  /// The session is over (the provider refused it, or it is unusable): clears it unless it changed meanwhile,
+  /// and announces it.
+  /// - Returns: the error to answer with, `sessionExpired`.
+  func endSession(_ name: String, generation: Int64) async throws -> SessionError {
+    let cleared = try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        guard try tx.sessionGeneration(profile: name) == generation else { return false }
+        return try tx.clearSession(profile: name)
+      }
+    }
+    if cleared { announce(name, .expired) }
+    return SessionError(.sessionExpired)
+  }
+}
+
+/// Thrown inside a write transaction to roll it back: the session changed meanwhile.
+private struct Discarded: Error {}
