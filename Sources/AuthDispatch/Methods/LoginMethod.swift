@@ -42,15 +42,16 @@ package struct LoginMethod: AsyncMethod {
   /// `getUser` or `logout` sent meanwhile is answered at once); its session is stored in one transaction when
   /// the user is done, as if the login arrived then. A `flow` that does not parse is answered by `call`.
   package func plan(for params: Params) -> CallPlan {
-    guard let flow = try? params.choice("flow", as: Flow.self), flow.interactive != nil else {
-      return CallPlan(ordering: ordering)
-    }
+    guard (try? Self.flow(params))?.interactive != nil else { return CallPlan(ordering: ordering) }
     return CallPlan(ordering: .independent, waitsForUser: true)
   }
 
+  /// The requested `flow` (`password` when absent): read here only, for `plan` and `call` alike.
+  private static func flow(_ params: Params) throws -> Flow { try params.choice("flow", as: Flow.self) ?? .password }
+
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
     try params.allowOnly(Set(["flow"] + Self.credentialFields.map(\.rawValue)))
-    let flow = try params.choice("flow", as: Flow.self) ?? .password
+    let flow = try Self.flow(params)
     let snapshot: SessionSnapshot
     if let interactive = flow.interactive {
       snapshot = try await interactiveLogin(interactive, params, context)
