@@ -5,8 +5,9 @@ import Synchronization
 /// Where the server's endpoints are and which ID-token algorithms it signs with: from the discovery document
 /// (OIDC Discovery 1.0 §3) or from the profile's explicit endpoints.
 struct OAuth2Metadata: Sendable, Equatable {
-  /// The only algorithms an ID token may use (security.md P11): asymmetric, verified with the issuer's JWKS.
-  /// `none` and `HS*` are never accepted, whatever the server announces.
+  /// The only algorithms an ID token may use: asymmetric, verified with the issuer's JWKS. `none` would accept
+  /// a forged token, and `HS*` would make the client secret a signing key, so neither is ever accepted,
+  /// whatever the server announces.
   static let verifiableAlgorithms: [JWSAlgorithm] = [.rs256, .es256]
 
   var tokenEndpoint: String
