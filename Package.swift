@@ -43,7 +43,8 @@ let package = Package(
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
 
     // MARK: AuthConfig — the profiles config file
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML"]),
+    // AuthHTTP: a configured URL is held to the HTTP client's own rule (`RequestTarget`, `Loopback`).
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP"]),
     .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto

@@ -11,7 +11,7 @@ enum OAuth2ProviderDecoder {
     "interactiveTimeoutSeconds", "idTokenLeewaySeconds", "timeoutSeconds",
   ]
   static let endpointKeys = ["token", "revocation", "userinfo", "jwks", "deviceAuthorization", "authorization"]
-  static let urlRule = "must be an https:// URL (http:// only to a loopback host) without user info or fragment"
+  static let urlRule = ConfigObject.urlRule
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig {
     let name = ProviderKind.oauth2.rawValue
@@ -129,63 +129,10 @@ enum OAuth2ProviderDecoder {
   private static func url(_ key: String, in object: ConfigObject, required: Bool, allowQuery: Bool)
     throws(SettingError) -> String?
   {
-    guard let text = try object.string(key) else {
+    guard let target = try object.url(key, allowQuery: allowQuery) else {
       if required { throw SettingError(object.path.appending(key), "is required") }
       return nil
     }
-    guard isAcceptableURL(text, allowQuery: allowQuery) else {
-      throw SettingError(object.path.appending(key), allowQuery ? urlRule : urlRule + " or query")
-    }
-    return text
-  }
-
-  /// PRODUCT §6: `https://host…`, or `http://` to 127.0.0.0/8, `[::1]` or `localhost`; no user info, no
-  /// fragment, no whitespace or control characters. Only canonical loopback spellings count, so `127.1` needs TLS.
-  static func isAcceptableURL(_ text: String, allowQuery: Bool) -> Bool {
-    guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }), !text.contains("#") else { return false }
-    if !allowQuery, text.contains("?") { return false }
-    let lowered = text.lowercased()
-    let secure: Bool
-    let rest: Substring
-    if lowered.hasPrefix("https://") {
-      secure = true
-      rest = text.dropFirst("https://".count)
-    } else if lowered.hasPrefix("http://") {
-      secure = false
-      rest = text.dropFirst("http://".count)
-    } else {
-      return false
-    }
-    let authority = rest.prefix { $0 != "/" && $0 != "?" }
-    guard !authority.isEmpty, !authority.contains("@") else { return false }
-    let host: Substring
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { return false }
-      host = authority[...close]
-      let after = authority[authority.index(after: close)...]
-      guard after.isEmpty || isPort(after) else { return false }
-    } else {
-      let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-      host = parts[0]
-      guard parts.count == 1 || isPort(":" + parts[1]) else { return false }
-    }
-    guard !host.isEmpty else { return false }
-    return secure || isLoopback(host.lowercased())
-  }
-
-  private static func isPort(_ text: some StringProtocol) -> Bool {
-    let digits = text.dropFirst()
-    return text.first == ":" && (1...5).contains(digits.count) && digits.allSatisfy(\.isASCII)
-      && digits.allSatisfy(\.isNumber) && Int(digits).map { (1...65_535).contains($0) } == true
-  }
-
-  private static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" || host == "[::1]" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4, octets[0] == "127" else { return false }
-    return octets.allSatisfy { octet in
-      (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isNumber }
-        && (octet.count == 1 || octet.first != "0") && Int(octet)! <= 255
-    }
+    return target.url
   }
 }

@@ -1,3 +1,5 @@
+import AuthHTTP
+
 /// The `rest` provider's settings object, required for that provider:
 ///
 /// ```json
@@ -89,87 +91,21 @@ enum RESTProviderDecoder {
 
   // MARK: - baseURL
 
-  /// `https://host[:port][/prefix]`, or `http://` to a loopback host (PRODUCT §6); no user info, query or fragment.
+  /// `https://host[:port][/prefix]`, or `http://` to a loopback host; no user info, query or fragment (the
+  /// endpoints' paths are appended to it). Lower-cased up to the path, without trailing slashes.
   static func baseURL(_ object: ConfigObject) throws(SettingError) -> String {
-    let path = object.path.appending("baseURL")
-    guard let text = try object.string("baseURL") else {
-      throw SettingError(path, "is required: the API's https:// URL (http:// only to a loopback host)")
-    }
-    let rule = "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment"
-    let lowered = text.lowercased()
-    let scheme: String
-    if lowered.hasPrefix("https://") {
-      scheme = "https"
-    } else if lowered.hasPrefix("http://") {
-      scheme = "http"
-    } else {
-      throw SettingError(path, rule)
-    }
-    let rest = text.dropFirst(scheme.count + 3)
-    guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !rest.contains("?"), !rest.contains("#"),
-      !rest.contains("@"), !rest.contains("\\")
-    else { throw SettingError(path, rule) }
-    let authority = rest.prefix { $0 != "/" }
-    var prefix = String(rest.dropFirst(authority.count))
-    while prefix.hasSuffix("/") { prefix.removeLast() }
-    guard let host = Self.host(of: authority) else { throw SettingError(path, rule) }
-    if scheme == "http", !isLoopback(host) {
+    guard
+      let target = try object.url(
+        "baseURL", allowQuery: false,
+        rule: "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment",
+        insecure: "must use https://; http:// is allowed only to a loopback host (127.0.0.0/8, ::1, localhost)")
+    else {
       throw SettingError(
-        path, "must use https://; http:// is allowed only to a loopback host (127.0.0.0/8, ::1, localhost)")
+        object.path.appending("baseURL"), "is required: the API's https:// URL (http:// only to a loopback host)")
     }
-    return scheme + "://" + authority.lowercased() + prefix
-  }
-
-  /// The host of `host[:port]` or `[v6][:port]`, lower-cased; nil when either part is malformed.
-  static func host(of authority: Substring) -> String? {
-    var host: Substring
-    var port: Substring?
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { return nil }
-      host = authority[...close]
-      let after = authority[authority.index(after: close)...]
-      if !after.isEmpty {
-        guard after.hasPrefix(":") else { return nil }
-        port = after.dropFirst()
-      }
-    } else {
-      let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count <= 2 else { return nil }
-      host = parts[0]
-      port = parts.count == 2 ? parts[1] : nil
-    }
-    if let port {
-      guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port),
-        (1...65_535).contains(number)
-      else { return nil }
-    }
-    guard !host.isEmpty else { return nil }
-    if !host.hasPrefix("[") {
-      let allowed = host.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
-          true
-        default: false
-        }
-      }
-      guard allowed else { return nil }
-    }
-    return host.lowercased()
-  }
-
-  /// The canonical loopback spellings the HTTP client accepts over http:// (`localhost`, 127.0.0.0/8 in dotted
-  /// decimal, `[::1]`); any other spelling is treated as remote, which errs towards requiring TLS.
-  static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" || host == "[::1]" || host == "[0:0:0:0:0:0:0:1]" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4 else { return false }
-    for octet in octets {
-      guard (1...3).contains(octet.count), octet.allSatisfy(\.isASCII), let value = Int(octet), value <= 255,
-        octet == "0" || !octet.hasPrefix("0")
-      else { return false }
-    }
-    return octets[0] == "127"
+    var prefix = target.path
+    while prefix.hasSuffix("/") { prefix.removeLast() }
+    return target.origin.scheme + "://" + target.authority.lowercased() + prefix
   }
 
   // MARK: - Endpoints
