@@ -62,7 +62,7 @@ enum FormProviderDecoder {
   private static func success(_ object: ConfigObject) throws(SettingError) -> FormProviderConfig.SuccessRules {
     guard let success = try object.object("success", allowedKeys: successKeys) else { return .init() }
     let cookie = try name("sessionCookie", in: success)
-    if let cookie, !RESTProviderDecoder.isToken(cookie) {
+    if let cookie, !HTTPToken.isValid(cookie) {
       throw SettingError(success.path.appending("sessionCookie"), "must be a cookie name (an HTTP token)")
     }
     var redirectPath: String?
@@ -145,7 +145,7 @@ enum FormProviderDecoder {
     case (let formURL?, nil, nil):
       choice = .form(url: formURL, formID: formID)
     case (nil, let cookie?, let header?) where formID == nil:
-      guard RESTProviderDecoder.isToken(header), !RESTProviderDecoder.reservedHeaders.contains(header.lowercased())
+      guard HTTPToken.isValid(header), !RESTProviderDecoder.reservedHeaders.contains(header.lowercased())
       else {
         throw SettingError(csrf.path.appending("header"), "must be a header name the sidecar does not set itself")
       }

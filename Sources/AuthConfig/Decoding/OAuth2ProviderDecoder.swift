@@ -23,7 +23,7 @@ enum OAuth2ProviderDecoder {
     let clientID = try clientText("clientId", in: object, required: true)!
     let clientSecret = try clientText("clientSecret", in: object, required: false)
     let scopes = try scopes(in: object) ?? OAuth2ProviderConfig.defaultScopes
-    let allowPasswordGrant = try bool("allowPasswordGrant", in: object) ?? false
+    let allowPasswordGrant = try object.bool("allowPasswordGrant") ?? false
     let endpoints = try endpoints(in: object)
     if let endpoints, endpoints.jwks == nil, scopes.contains("openid") {
       throw SettingError(
@@ -57,7 +57,7 @@ enum OAuth2ProviderDecoder {
   /// The interactive flows a profile allows: distinct `flowNames`; absent means both, `[]` none (a profile
   /// that logs in with the password grant only).
   private static func flows(in object: ConfigObject) throws(SettingError) -> [String]? {
-    guard let value = value("flows", in: object) else { return nil }
+    guard let value = object.value("flows") else { return nil }
     let path = object.path.appending("flows")
     let names = OAuth2ProviderConfig.flowNames.map { "\"\($0)\"" }.joined(separator: ", ")
     guard case .array(let items) = value else {
@@ -76,18 +76,6 @@ enum OAuth2ProviderDecoder {
 
   // MARK: - Values
 
-  private static func value(_ key: String, in object: ConfigObject) -> JSONValue? {
-    object.members.first { $0.key == key }?.value
-  }
-
-  private static func bool(_ key: String, in object: ConfigObject) throws(SettingError) -> Bool? {
-    guard let value = value(key, in: object) else { return nil }
-    guard case .bool(let flag) = value else {
-      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
-    }
-    return flag
-  }
-
   /// RFC 6749 Appendix A.1/A.2: `client_id` and `client_secret` are VSCHAR (%x20-7E), here at least one.
   private static func clientText(_ key: String, in object: ConfigObject, required: Bool) throws(SettingError)
     -> String?
@@ -105,7 +93,7 @@ enum OAuth2ProviderDecoder {
 
   /// RFC 6749 §3.3: each scope token is %x21 / %x23-5B / %x5D-7E; the list is sent space-separated.
   private static func scopes(in object: ConfigObject) throws(SettingError) -> [String]? {
-    guard let value = value("scopes", in: object) else { return nil }
+    guard let value = object.value("scopes") else { return nil }
     let path = object.path.appending("scopes")
     guard case .array(let items) = value else {
       throw SettingError(path, "must be an array of strings, not \(ConfigObject.describe(value))")

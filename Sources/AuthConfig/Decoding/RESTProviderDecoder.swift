@@ -71,7 +71,7 @@ enum RESTProviderDecoder {
     let response = try responseFields(object)
     let timeout = try object.integer("timeoutSeconds", in: RESTProviderConfig.timeoutSecondsRange)
     let authScheme = try object.string("authScheme") ?? RESTProviderConfig.defaultAuthScheme
-    guard isToken(authScheme) else {
+    guard HTTPToken.isValid(authScheme) else {
       throw SettingError(object.path.appending("authScheme"), "must be an HTTP token such as Bearer or Token")
     }
     return RESTProviderConfig(
@@ -132,7 +132,7 @@ enum RESTProviderDecoder {
     if !body.isEmpty, method == "GET" {
       throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
     }
-    let sendAccessToken = try bool(endpoint, "sendAccessToken") ?? false
+    let sendAccessToken = try endpoint.bool("sendAccessToken") ?? false
     switch role {
     case .login:
       try require(.password, in: body, endpoint)
@@ -279,7 +279,7 @@ enum RESTProviderDecoder {
     var result: [RESTProviderConfig.Header] = []
     for member in headers.members {
       let path = headers.path.appending(member.key)
-      guard isToken(member.key) else { throw SettingError(path, "is not a valid header name") }
+      guard HTTPToken.isValid(member.key) else { throw SettingError(path, "is not a valid header name") }
       guard !reservedHeaders.contains(member.key.lowercased()) else {
         throw SettingError(path, "is set by the sidecar itself and cannot be configured")
       }
@@ -293,28 +293,5 @@ enum RESTProviderDecoder {
       result.append(RESTProviderConfig.Header(member.key, value))
     }
     return result
-  }
-
-  /// RFC 9110 §5.6.2 `token`.
-  static func isToken(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-          UInt8(ascii: "A")...UInt8(ascii: "Z"):
-          true
-        default:
-          "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-      }
-  }
-
-  /// The boolean at `key`, or nil when the key is absent.
-  static func bool(_ object: ConfigObject, _ key: String) throws(SettingError) -> Bool? {
-    guard let value = object.members.first(where: { $0.key == key })?.value else { return nil }
-    guard case .bool(let flag) = value else {
-      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
-    }
-    return flag
   }
 }
