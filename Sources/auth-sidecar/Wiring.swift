@@ -40,7 +40,7 @@ struct Wiring {
     }
     random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
-    http = LazyHTTPClient(clock: clock, log: log)
+    http = LazyHTTPClient(log: log)
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
     stores = LazyStore {
@@ -105,7 +105,7 @@ struct Wiring {
     registry.register(
       StatusMethod(
         sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"],
-        providers: ProviderKind.allCases.filter(\.isAvailable).map(\.rawValue)))
+        providers: ProviderKind.allCases.map(\.rawValue)))
     var limits = Server.Limits()
     limits.maxDepth = options.maxDepth
     limits.maxInFlight = options.maxInFlight
