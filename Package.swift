@@ -45,7 +45,7 @@ let package = Package(
     // MARK: AuthConfig — the profiles config file
     // AuthHTTP: a configured URL is held to the HTTP client's own rule (`RequestTarget`, `Loopback`).
     .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP"]),
-    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
+    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig", "AuthHTTP"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
     .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
@@ -82,7 +82,9 @@ let package = Package(
       dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig", "AuthHTML"]),
     .testTarget(
       name: "AuthProvidersTests",
-      dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP"]),
+      dependencies: [
+        "AuthProviders", "AuthConfig", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP",
+      ]),
 
     // MARK: AuthSession — sessions per profile: login, single-flight refresh across processes, logout
     .target(
@@ -95,8 +97,8 @@ let package = Package(
     .target(
       name: "AuthDispatch",
       dependencies: [
-        "AuthProtocol", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport", "AuthCrypto",
-        "AuthJSON",
+        "AuthProtocol", "AuthValidation", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
+        "AuthCrypto", "AuthJSON",
       ]),
     .testTarget(
       name: "AuthDispatchTests", dependencies: ["AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation"]),

@@ -1,4 +1,5 @@
 import AuthHTML
+import AuthHTTP
 
 /// Settings of the `form` provider: a site's own HTML login form, as a browser would use it.
 ///
@@ -132,10 +133,10 @@ package struct FormProviderConfig: Sendable, Equatable {
   package struct Logout: Sendable, Equatable {
     package let url: String
     /// `GET` or `POST`.
-    package let method: String
+    package let method: HTTPMethod
     package let csrf: CSRF?
 
-    package init(url: String, method: String = "POST", csrf: CSRF? = nil) {
+    package init(url: String, method: HTTPMethod = .post, csrf: CSRF? = nil) {
       self.url = url
       self.method = method
       self.csrf = csrf

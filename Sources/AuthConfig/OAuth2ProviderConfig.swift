@@ -26,7 +26,6 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   /// How long an interactive login waits for the user: at least long enough to type a code, at most an hour.
   package static let interactiveTimeoutSecondsRange = 10...3600
   package static let defaultInteractiveTimeoutSeconds = 300
-  package static let flowNames = ["device", "authorizationCode"]
 
   /// Endpoints named in the config instead of discovered.
   package struct Endpoints: Sendable, Equatable {
@@ -68,8 +67,8 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package let idTokenLeewaySeconds: Int
   /// The longest one request to the server may take, retries included.
   package let timeoutSeconds: Int
-  /// The interactive flows the profile allows (`flowNames`), in config order.
-  package let flows: [String]
+  /// The interactive flows the profile allows (`LoginFlow.interactive` members), in config order.
+  package let flows: [LoginFlow]
   /// How long an interactive login waits for the user.
   package let interactiveTimeoutSeconds: Int
 
@@ -79,11 +78,11 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
     issuer: String, clientID: String, clientSecret: String? = nil, scopes: [String] = defaultScopes,
     allowPasswordGrant: Bool = false, endpoints: Endpoints? = nil,
     idTokenLeewaySeconds: Int = defaultIDTokenLeewaySeconds, timeoutSeconds: Int = defaultTimeoutSeconds,
-    flows: [String] = flowNames, interactiveTimeoutSeconds: Int = defaultInteractiveTimeoutSeconds
+    flows: [LoginFlow] = LoginFlow.interactive, interactiveTimeoutSeconds: Int = defaultInteractiveTimeoutSeconds
   ) {
     precondition(Self.idTokenLeewaySecondsRange.contains(idTokenLeewaySeconds), "idTokenLeewaySeconds out of range")
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
-    precondition(flows.allSatisfy(Self.flowNames.contains), "unknown flow")
+    precondition(flows.allSatisfy(\.isInteractive), "flows are the interactive ones")
     precondition(
       Self.interactiveTimeoutSecondsRange.contains(interactiveTimeoutSeconds), "interactiveTimeoutSeconds out of range")
     self.issuer = issuer
@@ -102,7 +101,7 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package var description: String {
     "OAuth2ProviderConfig(issuer: \(issuer), clientID: \(clientID), clientSecret: "
       + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), "
-      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows))"
+      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows.map(\.rawValue)))"
   }
 
   /// Keeps `dump` and debuggers from walking into the client secret.

@@ -21,10 +21,10 @@ package enum ProviderConfig: Sendable, Equatable {
 
   /// The `login` flows a profile accepts, for hosts deciding which sign-in to offer: `password` for every
   /// provider but an `oauth2` profile without `allowPasswordGrant`, then that profile's interactive `flows`.
-  package var loginFlows: [String] {
+  package var loginFlows: [LoginFlow] {
     switch self {
-    case .local, .rest, .form: ["password"]
-    case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? ["password"] : []) + oauth2.flows
+    case .local, .rest, .form: [.password]
+    case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? [.password] : []) + oauth2.flows
     }
   }
 }

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthStorage
 
 /// Persists a refreshed session. Returns false when the profile's session moved on (a logout or
@@ -7,7 +8,7 @@ package typealias SessionCommit = @Sendable (WriteTransaction, IssuedSession) th
 /// One way of logging in: the embedded accounts, a REST API, an OAuth2/OIDC server, an HTML form.
 package protocol IdentityProvider: Sendable {
   /// The config name: `local`, `rest`, `oauth2` or `form`.
-  var kind: String { get }
+  var kind: ProviderKind { get }
   var supportsRegistration: Bool { get }
 
   /// - Throws: `ProviderError` (`invalidCredentials` for any refused login, whatever the cause).
@@ -18,7 +19,7 @@ package protocol IdentityProvider: Sendable {
   /// The default (see `InteractiveLogin.swift`) answers `unsupported`.
   /// - Throws: `ProviderError` (`unsupported`, `invalidCredentials` when the user refused, `timeout` when the
   ///   user did not act in time, …), or `CancellationError`.
-  func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
+  func interactiveLogin(_ flow: LoginFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
 
   /// - Throws: `ProviderError` (`alreadyExists`, `unsupported`, …).

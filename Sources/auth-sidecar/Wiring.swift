@@ -75,7 +75,7 @@ struct Wiring {
       scopes: config.scopes, allowPasswordGrant: config.allowPasswordGrant,
       endpoints: config.endpoints,
       idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds),
-      flows: config.flows.compactMap(InteractiveFlow.init(rawValue:)),
+      flows: config.flows,
       interactiveTimeout: Int64(config.interactiveTimeoutSeconds))
   }
 

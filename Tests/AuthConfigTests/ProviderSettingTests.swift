@@ -63,7 +63,7 @@ import Testing
 
   @Test func everyProviderButOAuth2TakesPasswordsOnly() throws {
     let local = try #require(try ConfigFixtures.parse(ConfigFixtures.profile(#""provider": "local""#)).profile("default"))
-    #expect(local.provider.loginFlows == ["password"])
+    #expect(local.provider.loginFlows == [.password])
   }
 
   @Test func theProviderKindNamesItsCase() {

@@ -78,7 +78,8 @@ enum FormProviderDecoder {
     return FormProviderConfig.SuccessRules(sessionCookie: cookie, redirectPath: redirectPath)
   }
 
-  private static func user(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError) -> FormProviderConfig.UserSource
+  private static func user(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError)
+    -> FormProviderConfig.UserSource
   {
     guard let user = try object.object("user", allowedKeys: userKeys) else {
       throw SettingError(
@@ -123,16 +124,14 @@ enum FormProviderDecoder {
     return result
   }
 
-  private static func logout(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError) -> FormProviderConfig.Logout?
+  private static func logout(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError)
+    -> FormProviderConfig.Logout?
   {
     guard let logout = try object.object("logout", allowedKeys: logoutKeys) else { return nil }
     guard let url = try url("url", in: logout, origin: origin)?.url else {
       throw SettingError(logout.path.appending("url"), "is required: where the site logs out")
     }
-    let method = try logout.string("method") ?? "POST"
-    guard ["GET", "POST"].contains(method) else {
-      throw SettingError(logout.path.appending("method"), "must be GET or POST (upper case)")
-    }
+    let method = try logout.method("method", of: [.get, .post], rule: "must be GET or POST (upper case)") ?? .post
     guard let csrf = try logout.object("csrf", allowedKeys: csrfKeys) else {
       return FormProviderConfig.Logout(url: url, method: method)
     }

@@ -32,7 +32,7 @@ enum OAuth2ProviderDecoder {
     }
     let leeway = try object.integer("idTokenLeewaySeconds", in: OAuth2ProviderConfig.idTokenLeewaySecondsRange)
     let timeout = try object.integer("timeoutSeconds", in: OAuth2ProviderConfig.timeoutSecondsRange)
-    let flows = try flows(in: object) ?? OAuth2ProviderConfig.flowNames
+    let flows = try flows(in: object) ?? LoginFlow.interactive
     let interactiveTimeout = try object.integer(
       "interactiveTimeoutSeconds", in: OAuth2ProviderConfig.interactiveTimeoutSecondsRange)
     return OAuth2ProviderConfig(
@@ -54,18 +54,19 @@ enum OAuth2ProviderDecoder {
       authorization: try url("authorization", in: endpoints, required: false, allowQuery: true))
   }
 
-  /// The interactive flows a profile allows: distinct `flowNames`; absent means both, `[]` none (a profile
-  /// that logs in with the password grant only).
-  private static func flows(in object: ConfigObject) throws(SettingError) -> [String]? {
+  /// The interactive flows a profile allows: distinct `LoginFlow.interactive` members; absent means both, `[]`
+  /// none (a profile that logs in with the password grant only). Any other name, `password` included (that one
+  /// is `allowPasswordGrant`), is refused here rather than dropped later.
+  private static func flows(in object: ConfigObject) throws(SettingError) -> [LoginFlow]? {
     guard let value = object.value("flows") else { return nil }
     let path = object.path.appending("flows")
-    let names = OAuth2ProviderConfig.flowNames.map { "\"\($0)\"" }.joined(separator: ", ")
+    let names = LoginFlow.interactive.map { "\"\($0)\"" }.joined(separator: ", ")
     guard case .array(let items) = value else {
       throw SettingError(path, "must be an array of \(names), not \(ConfigObject.describe(value))")
     }
-    var flows: [String] = []
+    var flows: [LoginFlow] = []
     for item in items {
-      guard case .string(let flow) = item, OAuth2ProviderConfig.flowNames.contains(flow) else {
+      guard case .string(let name) = item, let flow = LoginFlow(rawValue: name), flow.isInteractive else {
         throw SettingError(path, "each flow must be one of \(names)")
       }
       guard !flows.contains(flow) else { throw SettingError(path, "must not name a flow twice") }

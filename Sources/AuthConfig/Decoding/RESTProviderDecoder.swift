@@ -29,7 +29,7 @@ enum RESTProviderDecoder {
   ]
   static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
-  static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+  static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
   static let reservedHeaders = [
     "authorization", "content-type", "content-length", "host", "transfer-encoding", "cookie",
@@ -55,7 +55,9 @@ enum RESTProviderDecoder {
       }
     }
 
-    var defaultMethod: String { self == .user ? "GET" : "POST" }
+    var defaultMethod: HTTPMethod { self == .user ? .get : .post }
+
+    var methods: [HTTPMethod] { self == .user ? [.get, .post] : RESTProviderDecoder.methods }
   }
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> RESTProviderConfig {
@@ -121,15 +123,12 @@ enum RESTProviderDecoder {
       throw SettingError(
         endpoint.path.appending("path"), "must start with / and hold only visible ASCII characters, without a fragment")
     }
-    let method = try endpoint.string("method") ?? role.defaultMethod
-    let allowedMethods = role == .user ? ["GET", "POST"] : methods
-    guard allowedMethods.contains(method) else {
-      throw SettingError(
-        endpoint.path.appending("method"), "must be one of \(allowedMethods.joined(separator: ", ")) (upper case)")
-    }
+    let allowed = role.methods
+    let rule = "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")) (upper case)"
+    let method = try endpoint.method("method", of: allowed, rule: rule) ?? role.defaultMethod
     let encoding = try Self.encoding(endpoint)
     let body = try Self.body(endpoint, role: role)
-    if !body.isEmpty, method == "GET" {
+    if !body.isEmpty, method == .get {
       throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
     }
     let sendAccessToken = try endpoint.bool("sendAccessToken") ?? false

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthCrypto
 import AuthJSON
 import AuthStorage
@@ -6,7 +7,7 @@ import AuthSupport
 /// The embedded accounts provider: users live in the store, passwords as KDF hashes, access
 /// tokens are EdDSA JWTs, refresh tokens rotate on every use and a reused one revokes its family.
 package final class LocalProvider: IdentityProvider {
-  package let kind = "local"
+  package let kind = ProviderKind.local
   package let supportsRegistration = true
 
   private let stores: LazyStore

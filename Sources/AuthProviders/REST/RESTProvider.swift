@@ -13,7 +13,7 @@ import AuthSupport
 /// transport failures go through `RemoteFailures`, like every remote provider. Nothing here logs a body, a token
 /// or a password: log lines carry statuses and reasons only.
 package final class RESTProvider: IdentityProvider {
-  package let kind = "rest"
+  package let kind = ProviderKind.rest
   package var supportsRegistration: Bool { config.register != nil }
 
   /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
@@ -180,7 +180,7 @@ package final class RESTProvider: IdentityProvider {
   private func remoteUser(accessToken: SecretBytes, fallbackUsername: String?) async throws -> UserInfo {
     guard let endpoint = config.user else { throw ProviderError(.unsupported, "no user endpoint configured") }
     let response = try await send(
-      endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == "GET")
+      endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == .get)
     if let failure = RemoteFailures.providerError(status: response) { throw failure }
     if response.status == 401 { throw ProviderError(.sessionRejected, "rest user endpoint answered 401") }
     guard (200..<300).contains(response.status) else {

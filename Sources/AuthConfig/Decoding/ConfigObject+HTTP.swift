@@ -25,4 +25,14 @@ extension ConfigObject {
     guard !target.hasFragment, allowQuery || !target.hasQuery else { throw SettingError(path.appending(key), rule) }
     return target
   }
+
+  /// The HTTP method at `key`, one of `allowed` spelled as on the wire (upper case), or nil when the key is absent.
+  /// - Parameter rule: the error message, which lists `allowed`.
+  func method(_ key: String, of allowed: [HTTPMethod], rule: String) throws(SettingError) -> HTTPMethod? {
+    guard let name = try string(key) else { return nil }
+    guard let method = HTTPMethod(rawValue: name), allowed.contains(method) else {
+      throw SettingError(path.appending(key), rule)
+    }
+    return method
+  }
 }
