@@ -101,7 +101,12 @@ let package = Package(
         "AuthCrypto", "AuthJSON",
       ]),
     .testTarget(
-      name: "AuthDispatchTests", dependencies: ["AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation"]),
+      name: "AuthDispatchTests",
+      // AuthSession, AuthProviders, AuthStorage, AuthHTTP: the module errors ErrorTranslator maps.
+      dependencies: [
+        "AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage",
+        "AuthHTTP",
+      ]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else. Foundation-free
     // modules only (no AuthHTTPURLSession): its cold start is the product's bar.

@@ -24,7 +24,8 @@ import AuthHTTP
 /// site's language and theme.
 package struct FormProviderConfig: Sendable, Equatable {
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries and redirects included, takes at most 30 s.
+  /// A whole request, retries and redirects included, takes at most 30 s: a host waiting on a login must get an
+  /// answer.
   package static let defaultTimeoutSeconds = 30
   package static let sessionLifetimeSecondsRange = 60...31_536_000
   /// How long a session whose cookie has no expiry (a "browser session" cookie) is taken to last before the

@@ -17,11 +17,12 @@
 /// by default: a profile must opt in with `allowPasswordGrant`.
 package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
   package static let defaultScopes = ["openid", "profile", "email"]
-  /// security.md P10: 60 s by default, at most 300 s (the .NET default, the most lenient one seen).
+  /// Clock skew accepted on an ID token's times: 60 s by default (auth0's libraries), at most 300 s (.NET's
+  /// default, the most lenient one in common use); more would keep a stolen, expired token usable.
   package static let idTokenLeewaySecondsRange = 0...300
   package static let defaultIDTokenLeewaySeconds = 60
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
+  /// A whole request, retries included, takes at most 30 s: a host waiting on a login must get an answer.
   package static let defaultTimeoutSeconds = 30
   /// How long an interactive login waits for the user: at least long enough to type a code, at most an hour.
   package static let interactiveTimeoutSecondsRange = 10...3600

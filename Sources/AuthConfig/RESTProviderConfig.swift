@@ -8,7 +8,7 @@ import AuthHTTP
 /// sent anywhere the config did not name. `baseURL` is `https://`, or `http://` to a loopback host.
 package struct RESTProviderConfig: Sendable, Equatable {
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
+  /// A whole request, retries included, takes at most 30 s: a host waiting on a login must get an answer.
   package static let defaultTimeoutSeconds = 30
   package static let defaultAuthScheme = "Bearer"
 

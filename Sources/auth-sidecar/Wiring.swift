@@ -67,7 +67,9 @@ struct Wiring {
     }
   }
 
-  /// The `oauth2` provider's settings from its config; the client secret moves into wiped storage.
+  /// The `oauth2` provider's settings from its config. The provider holds the client secret as `SecretBytes`,
+  /// whose memory is wiped when released; the config keeps its own `String` copy for the life of the process
+  /// (a Swift `String` cannot be wiped), so the secret is in memory in clear as long as the sidecar runs.
   static func settings(_ config: OAuth2ProviderConfig) -> OAuth2Settings {
     OAuth2Settings(
       issuer: config.issuer, clientID: config.clientID,

@@ -22,7 +22,8 @@ import Testing
   ])
   func aNonBooleanNamesItsTypeNotItsValue(value: JSONValue, type: String) throws {
     let object = try Self.object(["flag": value])
-    #expect(throws: SettingError(JSONPath.root.appending("x").appending("flag"), "must be true or false, not \(type)")) {
+    let path = JSONPath.root.appending("x").appending("flag")
+    #expect(throws: SettingError(path, "must be true or false, not \(type)")) {
       try object.bool("flag")
     }
   }

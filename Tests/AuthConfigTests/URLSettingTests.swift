@@ -72,7 +72,8 @@ import Testing
     let withQuery = Self.profiles(base: "https://example.com/?q=1")
     ConfigFixtures.expectInvalidSetting(
       withQuery[0].config, path: withQuery[0].path,
-      message: "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment")
+      message:
+        "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment")
   }
 
   @Test func theRESTBaseURLIsLowerCasedUpToThePathWithoutTrailingSlashes() throws {
