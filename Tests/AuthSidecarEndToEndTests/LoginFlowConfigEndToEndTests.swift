@@ -5,21 +5,18 @@ import Testing
 /// error (exit 78, `EX_CONFIG`) that names the setting: the flow is never silently dropped on the way to the
 /// provider. No server is needed: the sidecar stops before it would reach one.
 @Suite struct LoginFlowConfigEndToEndTests {
+  static func config(flows: String) -> String {
+    #"""
+    {"profiles": {"default": {"provider": "oauth2", "oauth2": {"issuer": "http://127.0.0.1:9/o",
+      "clientId": "app", "flows": [\#(flows)]}}}}
+    """#
+  }
+
   @Test(arguments: ["browser", "password", "Device"])
   func anUnknownFlowIsAConfigErrorNamingItsPath(flow: String) throws {
     let fixture = try StateFixture("login-flow-config")
     defer { fixture.remove() }
-    let path = fixture.root + "/config.json"
-    let config = #"""
-      {"profiles": {"default": {"provider": "oauth2", "oauth2": {"issuer": "http://127.0.0.1:9/o",
-        "clientId": "app", "flows": ["device", "\#(flow)"]}}}}
-      """#
-    try Data(config.utf8).write(to: URL(fileURLWithPath: path))
-    let live = try LiveSidecar(
-      ["--config", path], environment: fixture.environment, workingDirectory: fixture.workingDirectory,
-      captureStderr: true)
-    let status = live.finish()
-    let stderr = live.stderrText()
+    let (status, stderr) = try fixture.run(config: Self.config(flows: #""device", "\#(flow)""#))
     #expect(status == 78)
     #expect(stderr.contains("profiles.default.oauth2.flows"), "stderr: \(stderr)")
     #expect(stderr.contains(#"each flow must be one of "device", "authorizationCode""#), "stderr: \(stderr)")
@@ -29,15 +26,7 @@ import Testing
   @Test func knownFlowsStart() throws {
     let fixture = try StateFixture("login-flow-config")
     defer { fixture.remove() }
-    let path = fixture.root + "/config.json"
-    let config = #"""
-      {"profiles": {"default": {"provider": "oauth2", "oauth2": {"issuer": "http://127.0.0.1:9/o",
-        "clientId": "app", "flows": ["device", "authorizationCode"]}}}}
-      """#
-    try Data(config.utf8).write(to: URL(fileURLWithPath: path))
-    let live = try LiveSidecar(
-      ["--config", path], environment: fixture.environment, workingDirectory: fixture.workingDirectory)
-    let status = live.finish()
-    #expect(status == 0)
+    let (status, stderr) = try fixture.run(config: Self.config(flows: #""device", "authorizationCode""#))
+    #expect(status == 0, "stderr: \(stderr)")
   }
 }
