@@ -43,8 +43,9 @@ let package = Package(
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
 
     // MARK: AuthConfig — the profiles config file
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML"]),
-    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig"]),
+    // AuthHTTP: a configured URL is held to the HTTP client's own rule (`RequestTarget`, `Loopback`).
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP"]),
+    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig", "AuthHTTP"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
     .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
@@ -81,7 +82,9 @@ let package = Package(
       dependencies: ["AuthJSON", "AuthCrypto", "AuthStorage", "AuthSupport", "AuthHTTP", "AuthConfig", "AuthHTML"]),
     .testTarget(
       name: "AuthProvidersTests",
-      dependencies: ["AuthProviders", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP"]),
+      dependencies: [
+        "AuthProviders", "AuthConfig", "AuthStorage", "AuthCrypto", "AuthSupport", "AuthJSON", "AuthHTTP",
+      ]),
 
     // MARK: AuthSession — sessions per profile: login, single-flight refresh across processes, logout
     .target(
@@ -94,11 +97,16 @@ let package = Package(
     .target(
       name: "AuthDispatch",
       dependencies: [
-        "AuthProtocol", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport", "AuthCrypto",
-        "AuthJSON",
+        "AuthProtocol", "AuthValidation", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
+        "AuthCrypto", "AuthJSON",
       ]),
     .testTarget(
-      name: "AuthDispatchTests", dependencies: ["AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation"]),
+      name: "AuthDispatchTests",
+      // AuthSession, AuthProviders, AuthStorage, AuthHTTP: the module errors ErrorTranslator maps.
+      dependencies: [
+        "AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage",
+        "AuthHTTP",
+      ]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else. Foundation-free
     // modules only (no AuthHTTPURLSession): its cold start is the product's bar.

@@ -1,4 +1,5 @@
 import AuthHTML
+import AuthHTTP
 
 /// Settings of the `form` provider: a site's own HTML login form, as a browser would use it.
 ///
@@ -23,7 +24,8 @@ import AuthHTML
 /// site's language and theme.
 package struct FormProviderConfig: Sendable, Equatable {
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries and redirects included, takes at most 30 s.
+  /// A whole request, retries and redirects included, takes at most 30 s: a host waiting on a login must get an
+  /// answer.
   package static let defaultTimeoutSeconds = 30
   package static let sessionLifetimeSecondsRange = 60...31_536_000
   /// How long a session whose cookie has no expiry (a "browser session" cookie) is taken to last before the
@@ -132,10 +134,10 @@ package struct FormProviderConfig: Sendable, Equatable {
   package struct Logout: Sendable, Equatable {
     package let url: String
     /// `GET` or `POST`.
-    package let method: String
+    package let method: HTTPMethod
     package let csrf: CSRF?
 
-    package init(url: String, method: String = "POST", csrf: CSRF? = nil) {
+    package init(url: String, method: HTTPMethod = .post, csrf: CSRF? = nil) {
       self.url = url
       self.method = method
       self.csrf = csrf

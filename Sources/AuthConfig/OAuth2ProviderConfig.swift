@@ -17,16 +17,16 @@
 /// by default: a profile must opt in with `allowPasswordGrant`.
 package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
   package static let defaultScopes = ["openid", "profile", "email"]
-  /// security.md P10: 60 s by default, at most 300 s (the .NET default, the most lenient one seen).
+  /// Clock skew accepted on an ID token's times: 60 s by default (auth0's libraries), at most 300 s (.NET's
+  /// default, the most lenient one in common use); more would keep a stolen, expired token usable.
   package static let idTokenLeewaySecondsRange = 0...300
   package static let defaultIDTokenLeewaySeconds = 60
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
+  /// A whole request, retries included, takes at most 30 s: a host waiting on a login must get an answer.
   package static let defaultTimeoutSeconds = 30
   /// How long an interactive login waits for the user: at least long enough to type a code, at most an hour.
   package static let interactiveTimeoutSecondsRange = 10...3600
   package static let defaultInteractiveTimeoutSeconds = 300
-  package static let flowNames = ["device", "authorizationCode"]
 
   /// Endpoints named in the config instead of discovered.
   package struct Endpoints: Sendable, Equatable {
@@ -68,8 +68,8 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package let idTokenLeewaySeconds: Int
   /// The longest one request to the server may take, retries included.
   package let timeoutSeconds: Int
-  /// The interactive flows the profile allows (`flowNames`), in config order.
-  package let flows: [String]
+  /// The interactive flows the profile allows (`LoginFlow.interactive` members), in config order.
+  package let flows: [LoginFlow]
   /// How long an interactive login waits for the user.
   package let interactiveTimeoutSeconds: Int
 
@@ -79,11 +79,11 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
     issuer: String, clientID: String, clientSecret: String? = nil, scopes: [String] = defaultScopes,
     allowPasswordGrant: Bool = false, endpoints: Endpoints? = nil,
     idTokenLeewaySeconds: Int = defaultIDTokenLeewaySeconds, timeoutSeconds: Int = defaultTimeoutSeconds,
-    flows: [String] = flowNames, interactiveTimeoutSeconds: Int = defaultInteractiveTimeoutSeconds
+    flows: [LoginFlow] = LoginFlow.interactive, interactiveTimeoutSeconds: Int = defaultInteractiveTimeoutSeconds
   ) {
     precondition(Self.idTokenLeewaySecondsRange.contains(idTokenLeewaySeconds), "idTokenLeewaySeconds out of range")
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
-    precondition(flows.allSatisfy(Self.flowNames.contains), "unknown flow")
+    precondition(flows.allSatisfy(\.isInteractive), "flows are the interactive ones")
     precondition(
       Self.interactiveTimeoutSecondsRange.contains(interactiveTimeoutSeconds), "interactiveTimeoutSeconds out of range")
     self.issuer = issuer
@@ -102,7 +102,7 @@ package struct OAuth2ProviderConfig: Sendable, Equatable, CustomStringConvertibl
   package var description: String {
     "OAuth2ProviderConfig(issuer: \(issuer), clientID: \(clientID), clientSecret: "
       + (clientSecret == nil ? "nil" : "<redacted>") + ", scopes: \(scopes), "
-      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows))"
+      + "allowPasswordGrant: \(allowPasswordGrant), flows: \(flows.map(\.rawValue)))"
   }
 
   /// Keeps `dump` and debuggers from walking into the client secret.

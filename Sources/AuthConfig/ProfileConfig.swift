@@ -2,14 +2,10 @@ import AuthValidation
 
 /// One profile: which provider it logs in with and the rules around that login.
 package struct ProfileConfig: Sendable {
-  /// The profile a request uses when it names none.
-  package static let defaultName = "default"
   package static let rememberAccountDaysRange = 0...365
   package static let defaultRememberAccountDays = 7
   package static let refreshMarginSecondsRange = 0...3600
   package static let defaultRefreshMarginSeconds = 60
-  /// Profile names stay short and plain because they travel in requests, logs and the store.
-  package static let nameLengthRange = 1...64
 
   package let name: String
   package let provider: ProviderConfig
@@ -19,7 +15,7 @@ package struct ProfileConfig: Sendable {
   /// How long before the access token expires a refresh is due.
   package let refreshMarginSeconds: Int
 
-  /// - Important: `name` must pass ``isValidName(_:)`` and the numbers must lie in their ranges; the loader
+  /// - Important: `name` must pass the `ProfileName` rule and the numbers must lie in their ranges; the loader
   ///   checks all of them for files, so only code can break these preconditions.
   package init(
     name: String,
@@ -28,7 +24,7 @@ package struct ProfileConfig: Sendable {
     rememberAccountDays: Int = defaultRememberAccountDays,
     refreshMarginSeconds: Int = defaultRefreshMarginSeconds
   ) {
-    precondition(Self.isValidName(name), "profile names are 1-64 characters of [A-Za-z0-9_.-]")
+    precondition(ProfileName(name) != nil, "profile names are 1-64 characters of [A-Za-z0-9_.-]")
     precondition(Self.rememberAccountDaysRange.contains(rememberAccountDays), "rememberAccountDays out of range")
     precondition(Self.refreshMarginSecondsRange.contains(refreshMarginSeconds), "refreshMarginSeconds out of range")
     self.name = name
@@ -36,19 +32,5 @@ package struct ProfileConfig: Sendable {
     self.validation = validation
     self.rememberAccountDays = rememberAccountDays
     self.refreshMarginSeconds = refreshMarginSeconds
-  }
-
-  /// Whether `name` is 1–64 characters of `[A-Za-z0-9_.-]`, the same rule as `ProfileName` in `schema/`.
-  package static func isValidName(_ name: String) -> Bool {
-    nameLengthRange.contains(name.utf8.count) && name.utf8.allSatisfy(isNameByte)
-  }
-
-  private static func isNameByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
-      true
-    default: false
-    }
   }
 }

@@ -2,8 +2,8 @@
 ///
 /// Each provider is a case with its own settings type, read from the profile key named after the provider
 /// (`"local": {...}`, later `"rest": {...}`). Adding one means a case here, its settings type, its decoder in
-/// `ProfileDecoder.provider(_:)`, and `ProviderKind.isAvailable`; the exhaustive switches show every other
-/// place that must decide what the new provider does.
+/// `ProfileDecoder.provider(_:)`, and a `ProviderKind` case; the exhaustive switches show every other place that
+/// must decide what the new provider does.
 package enum ProviderConfig: Sendable, Equatable {
   case local(LocalProviderConfig)
   case rest(RESTProviderConfig)
@@ -21,33 +21,20 @@ package enum ProviderConfig: Sendable, Equatable {
 
   /// The `login` flows a profile accepts, for hosts deciding which sign-in to offer: `password` for every
   /// provider but an `oauth2` profile without `allowPasswordGrant`, then that profile's interactive `flows`.
-  package var loginFlows: [String] {
+  package var loginFlows: [LoginFlow] {
     switch self {
-    case .local, .rest, .form: ["password"]
-    case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? ["password"] : []) + oauth2.flows
+    case .local, .rest, .form: [.password]
+    case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? [.password] : []) + oauth2.flows
     }
   }
 }
 
-/// Every provider name the config format knows, including those this build cannot use yet.
-///
-/// Naming the future ones lets a config written for a later build fail with "not available yet" instead of
-/// "unknown provider", which would send the user looking for a typo.
+/// Every provider name the config format knows; this build can log in with each of them.
 package enum ProviderKind: String, Sendable, CaseIterable, CustomStringConvertible {
   case local
   case rest
   case oauth2
   case form
-
-  /// Whether this build can log in with the provider.
-  package var isAvailable: Bool {
-    switch self {
-    case .local: true
-    case .rest: true
-    case .oauth2: true
-    case .form: true
-    }
-  }
 
   package var description: String { rawValue }
 }

@@ -1,3 +1,5 @@
+import AuthHTTP
+
 /// Settings of the `rest` provider: any JSON or form login API (Django REST framework SimpleJWT, a
 /// `POST /auth/login → {token, user}` API, …), described by its endpoints, body templates and the paths of
 /// the fields in its answers.
@@ -6,7 +8,7 @@
 /// sent anywhere the config did not name. `baseURL` is `https://`, or `http://` to a loopback host.
 package struct RESTProviderConfig: Sendable, Equatable {
   package static let timeoutSecondsRange = 1...30
-  /// PRODUCT §6: a whole request, retries included, takes at most 30 s.
+  /// A whole request, retries included, takes at most 30 s: a host waiting on a login must get an answer.
   package static let defaultTimeoutSeconds = 30
   package static let defaultAuthScheme = "Bearer"
 
@@ -63,7 +65,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package struct Endpoint: Sendable, Equatable {
     /// Starts with `/`; may carry a query.
     package let path: String
-    package let method: String
+    package let method: HTTPMethod
     package let encoding: Encoding
     /// The body members in order; empty sends no body.
     package let body: [BodyField]
@@ -73,7 +75,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     package let userPath: FieldPath?
 
     package init(
-      path: String, method: String = "POST", encoding: Encoding = .json, body: [BodyField] = [],
+      path: String, method: HTTPMethod = .post, encoding: Encoding = .json, body: [BodyField] = [],
       sendAccessToken: Bool = false, userPath: FieldPath? = nil
     ) {
       self.path = path

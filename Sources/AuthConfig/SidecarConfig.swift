@@ -31,5 +31,5 @@ package struct SidecarConfig: Sendable {
 
   /// No config file: profile `default` on the local provider with every default.
   package static let builtInDefault = SidecarConfig(
-    profiles: [ProfileConfig(name: ProfileConfig.defaultName)], source: .builtInDefault)
+    profiles: [ProfileConfig(name: ProfileName.default.rawValue)], source: .builtInDefault)
 }

@@ -8,9 +8,16 @@ import AuthValidation
 
 /// The one place where any Swift error becomes a JSON-RPC error object.
 ///
-/// Domain modules throw their own error types; this switches over each one's codes
-/// exhaustively, so adding a case forces a mapping decision here. Anything unknown is
-/// `internal` with a generic text: the cause goes to the diagnostics log, never to the host.
+/// What is mapped, and how far the compiler helps:
+/// - `RPCError`, `CancellationError` and this module's `ValidationFailure` and `FieldsNotTaken`, each by type.
+/// - The error types the methods' callees throw — `SessionError` (AuthSession), `ProviderError` (AuthProviders)
+///   and `StorageError` (AuthStorage) — each through an exhaustive `switch` over its code, with no `default`:
+///   a new code in any of them does not compile until it is mapped here.
+/// - Anything else falls to `default`, and the compiler cannot see it: a new error type in a module, or one a
+///   module lets escape unwrapped (a `CryptoError` from the local provider, an `HTTPError` a provider forgot
+///   to translate). It is answered `internal` with the generic text, and its type name — never its message,
+///   which may hold input — goes to the diagnostics log at info level. A module that adds an error type meant
+///   for hosts must add a case here; `ErrorTranslatorTests` pins what reaches `default`.
 package struct ErrorTranslator: Sendable {
   /// Where causes are reported (stderr). Only error types and codes are passed: their
   /// messages are built without secrets or input values.

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthJSON
 import AuthProtocol
 import AuthValidation
@@ -57,15 +58,13 @@ package struct Params: Sendable {
     return value
   }
 
-  /// The profile name: default "default"; 1–64 of `[A-Za-z0-9_.-]` so it is safe in paths and logs.
+  /// The profile name (`ProfileName`'s rule, the config's own); "default" when absent.
   package func profile() throws(RPCError) -> String {
-    guard let name = try string("profile") else { return "default" }
-    let valid = !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { byte in
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-        || byte == 0x5F || byte == 0x2E || byte == 0x2D
+    guard let text = try string("profile") else { return ProfileName.default.rawValue }
+    guard let name = ProfileName(text) else {
+      throw .invalidParams("\"profile\" must be 1–64 of A–Z, a–z, 0–9, _ . -", field: "profile")
     }
-    guard valid else { throw .invalidParams("\"profile\" must be 1–64 of A–Z, a–z, 0–9, _ . -", field: "profile") }
-    return name
+    return name.rawValue
   }
 
   /// The message locale from `locale`, falling back to English for tags we do not translate.

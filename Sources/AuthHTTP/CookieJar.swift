@@ -3,7 +3,8 @@ import AuthSupport
 /// The client's own cookies, for HTML form logins (RFC 6265, as much as session cookies need:
 /// Domain, Path, Secure, HttpOnly, Max-Age, Expires, host-only).
 ///
-/// A value in memory: Foundation never stores it (security.md P40). The caller persists
+/// A value in memory: Foundation's shared cookie storage would write persistent cookies to disk with default
+/// permissions, so it is never used. The caller persists
 /// `serialized` sealed, like any other secret, and builds the jar back with `init(serialized:)`.
 /// Session cookies are kept in `serialized`: the sidecar's "browser session" is the stored login.
 ///

@@ -7,7 +7,7 @@
 /// Process-wide settings FoundationNetworking reads from the environment.
 package enum HTTPEnvironment {
   /// Variables that make FoundationNetworking print libcurl's traffic — every request header,
-  /// `Authorization` and `Cookie` included — through NSLog to stderr (security.md P38).
+  /// `Authorization` and `Cookie` included — through NSLog to stderr, where no secret may appear.
   package static let debugVariables = ["URLSessionDebugLibcurl", "URLSessionDebug"]
 
   /// Removes the debug variables from this process's environment. FoundationNetworking reads them

@@ -1,5 +1,6 @@
-/// Time, size and retry bounds for `URLSessionHTTPClient` (PRODUCT §6), which `WorkerHTTPClient` hands to its
-/// worker when it starts it. The defaults are the product's; tests shrink them.
+/// Time, size and retry bounds for `URLSessionHTTPClient`, which `WorkerHTTPClient` hands to its worker when it
+/// starts it. The defaults (10 s to connect, 30 s in all, 1 MiB of body) bound how long a host waits and how
+/// much a hostile server can make us hold; tests shrink them.
 package struct HTTPPolicy: Sendable, Equatable {
   /// Longest wait to connect, and longest silence between bytes once connected. FoundationNetworking
   /// counts it in whole seconds, so it is rounded up to at least 1 s.

@@ -9,7 +9,7 @@ package struct HTTPRequest: Sendable, CustomStringConvertible {
     case followSameOrigin(max: Int)
   }
 
-  package var method: String
+  package var method: HTTPMethod
   /// Absolute `https://` URL; `http://` only to a loopback host.
   package var url: String
   package var headers: [HTTPHeader]
@@ -20,10 +20,9 @@ package struct HTTPRequest: Sendable, CustomStringConvertible {
   /// only when this is true. A refresh-token POST is not: a replayed rotation logs the user out.
   package var idempotent: Bool
 
-  /// - Parameter idempotent: nil takes it from the method (RFC 9110 §9.2.2: GET, HEAD, OPTIONS,
-  ///   PUT and DELETE are; POST and PATCH are not).
+  /// - Parameter idempotent: nil takes it from the method (`HTTPMethod.isIdempotent`).
   package init(
-    method: String = "GET", url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
+    method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
     redirects: RedirectPolicy = .refuse, idempotent: Bool? = nil
   ) {
     self.method = method
@@ -31,7 +30,7 @@ package struct HTTPRequest: Sendable, CustomStringConvertible {
     self.headers = headers
     self.body = body
     self.redirects = redirects
-    self.idempotent = idempotent ?? ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].contains(method.uppercased())
+    self.idempotent = idempotent ?? method.isIdempotent
   }
 
   /// Method and URL without query, fragment or user info: those, the headers and the body carry

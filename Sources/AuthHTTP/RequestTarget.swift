@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
-/// A request URL that passed the transport rules: absolute http(s), a host, no credentials, and
-/// HTTPS unless the host is loopback (PRODUCT §6). Built before any I/O — in the sidecar before the HTTP
-/// worker is even started, and again in the worker before the URL reaches libcurl.
+/// A request URL that passed the transport rules: absolute http(s), a host, no credentials, and HTTPS unless the
+/// host is loopback (`Loopback`), since a token sent in clear to any other host crosses the network. Built before
+/// any I/O — by config decoding for every configured URL, in the sidecar before the HTTP worker is even started,
+/// and again in the worker before the URL reaches libcurl.
 package struct RequestTarget: Sendable, Equatable {
   package struct Origin: Sendable, Equatable {
     package let scheme: String
@@ -37,7 +32,7 @@ package struct RequestTarget: Sendable, Equatable {
     else { throw HTTPError(.invalidURL, "not an absolute http(s) URL with a host") }
     // Credentials in a URL travel into logs and error texts; they belong in a header.
     guard authority.userInfo == nil else { throw HTTPError(.invalidURL, "URL carries a user name or password") }
-    if scheme == "http", !Self.isLoopback(authority.host) {
+    if scheme == "http", !Loopback.isLoopback(host: authority.host) {
       throw HTTPError(.insecureURL, "http:// to non-loopback host \(authority.host)")
     }
     url = text
@@ -47,6 +42,11 @@ package struct RequestTarget: Sendable, Equatable {
     path = reference.path.isEmpty ? "/" : reference.path
   }
 
+  /// The authority as written (`host[:port]`), for callers that rebuild the URL.
+  package var authority: String { reference.authority ?? "" }
+  package var hasQuery: Bool { reference.query != nil }
+  package var hasFragment: Bool { reference.fragment != nil }
+
   /// `host:port/path`, for log lines.
   package var logName: String { "\(hostInURL):\(origin.port)\(path)" }
 
@@ -54,21 +54,5 @@ package struct RequestTarget: Sendable, Equatable {
   package func resolving(_ location: String) throws(HTTPError) -> RequestTarget {
     guard let relative = URLReference(location) else { throw HTTPError(.redirectRefused, "unusable Location") }
     return try RequestTarget(relative.resolved(against: reference).text)
-  }
-
-  /// 127.0.0.0/8, ::1 and `localhost`. Only canonical spellings count: anything else (`127.1`,
-  /// `0x7f.0.0.1`) is treated as remote, which errs towards requiring TLS.
-  package static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" { return true }
-    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-    var v4 = in_addr()
-    if inet_pton(AF_INET, bare, &v4) == 1 {
-      return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-    }
-    var v6 = in6_addr()
-    if inet_pton(AF_INET6, bare, &v6) == 1 {
-      return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
-    }
-    return false
   }
 }

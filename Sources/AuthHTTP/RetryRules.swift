@@ -1,4 +1,6 @@
-/// Which outcomes are worth another attempt, and after how long (PRODUCT §6).
+/// Which outcomes are worth another attempt, and after how long: transient failures only (connection errors,
+/// 502/503/504, 429 honouring `Retry-After`) with capped, jittered exponential backoff, never a 4xx, which would
+/// only be refused again.
 package struct RetryRules: Sendable {
   let backoff: Backoff
   let maxRetryAfter: Duration

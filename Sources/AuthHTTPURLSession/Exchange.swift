@@ -7,12 +7,12 @@ import Foundation
 
 /// One request as it goes on the wire, redirects applied.
 struct Exchange: Sendable {
-  let method: String
+  let method: HTTPMethod
   let target: RequestTarget
   let headers: [HTTPHeader]
   let body: [UInt8]?
 
-  init(method: String, target: RequestTarget, headers: [HTTPHeader], body: [UInt8]?) {
+  init(method: HTTPMethod, target: RequestTarget, headers: [HTTPHeader], body: [UInt8]?) {
     self.method = method
     self.target = target
     self.headers = headers
@@ -45,10 +45,9 @@ struct Exchange: Sendable {
     guard followed < limit else { throw HTTPError(.redirectRefused, "more than \(limit) redirects from \(logName)") }
     // RFC 9110 §15.4: a 303, and a 301 or 302 after a POST (as every client does), become a GET
     // without the body; 307 and 308 repeat the request as it was.
-    let verb = method.uppercased()
-    if response.status == 303 && verb != "HEAD" || [301, 302].contains(response.status) && verb == "POST" {
+    if response.status == 303 && method != .head || [301, 302].contains(response.status) && method == .post {
       let kept = headers.filter { !["content-type", "content-length"].contains($0.name.lowercased()) }
-      return Exchange(method: "GET", target: next, headers: kept, body: nil)
+      return Exchange(method: .get, target: next, headers: kept, body: nil)
     }
     return Exchange(method: method, target: next, headers: headers, body: body)
   }
@@ -57,7 +56,7 @@ struct Exchange: Sendable {
   /// - Throws: `HTTPError.invalidURL` when Foundation reads another origin from the URL than we did.
   func urlRequest(connectTimeout: Double) throws(HTTPError) -> URLRequest {
     var request = URLRequest(url: try target.foundationURL())
-    request.httpMethod = method
+    request.httpMethod = method.rawValue
     request.cachePolicy = .reloadIgnoringLocalCacheData
     request.httpShouldHandleCookies = false
     request.timeoutInterval = connectTimeout
@@ -65,7 +64,7 @@ struct Exchange: Sendable {
       request.addValue(header.value, forHTTPHeaderField: header.name)
     }
     // Even an empty body makes FoundationNetworking fail a GET, so none is set there.
-    if let body, RequestValidation.allowsBody(method) {
+    if let body, method.allowsBody {
       request.httpBody = Data(body)
     }
     return request

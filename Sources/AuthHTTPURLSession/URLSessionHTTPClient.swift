@@ -59,7 +59,9 @@ package final class URLSessionHTTPClient: HTTPClient {
     }
   }
 
-  /// PRODUCT §6 and security.md P40: nothing of ours reaches disk through Foundation.
+  /// Nothing of ours reaches disk through Foundation: the default session writes persistent cookies to a file
+  /// with default permissions (in the current directory when it cannot create its own folder) and caches up
+  /// to 20 MB of responses on disk, tokens included. Our cookie jar lives in memory and in the sealed store.
   static func configuration(_ policy: HTTPPolicy) -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.httpCookieStorage = nil

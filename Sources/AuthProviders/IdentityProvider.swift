@@ -1,3 +1,5 @@
+import AuthConfig
+
 /// One way of logging in: the embedded accounts, a REST API, an OAuth2/OIDC server, an HTML form.
 ///
 /// A provider talks to its server and returns values. `SessionService` (AuthSession) reads the client's session
@@ -6,7 +8,7 @@
 /// provider's refresh, which must happen inside that write: see `LocalRotation`.
 package protocol IdentityProvider: Sendable {
   /// The config name: `local`, `rest`, `oauth2` or `form`.
-  var kind: String { get }
+  var kind: ProviderKind { get }
 
   /// - Throws: `ProviderError` (`invalidCredentials` for any refused login, whatever the cause).
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession
@@ -16,7 +18,7 @@ package protocol IdentityProvider: Sendable {
   /// The default (see `InteractiveLogin.swift`) answers `unsupported`.
   /// - Throws: `ProviderError` (`unsupported`, `invalidCredentials` when the user refused, `timeout` when the
   ///   user did not act in time, …), or `CancellationError`.
-  func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
+  func interactiveLogin(_ flow: LoginFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
 
   /// Creates an account. The default answers `unsupported`.

@@ -1,9 +1,4 @@
-/// A login where the user acts outside the host (RFC 8628 device flow, RFC 6749 authorization code with a
-/// loopback redirect): the provider tells the host what to show or open, then waits for the outcome.
-package enum InteractiveFlow: String, Sendable, CaseIterable {
-  case device
-  case authorizationCode
-}
+import AuthConfig
 
 /// What the host must show or open while an interactive login waits for the user. None of it is a secret:
 /// the user code is meant to be typed by the user, the authorization URL carries only the PKCE challenge,
@@ -14,7 +9,7 @@ package enum LoginPrompt: Sendable, Equatable {
   /// RFC 8252 §7.3: open `authorizationURL` in the user's browser; the server redirects to `redirectURI`.
   case authorizationCode(authorizationURL: String, redirectURI: String, expiresAt: Int64)
 
-  package var flow: InteractiveFlow {
+  package var flow: LoginFlow {
     switch self {
     case .device: .device
     case .authorizationCode: .authorizationCode
@@ -27,7 +22,7 @@ package typealias LoginPromptSink = @Sendable (LoginPrompt) -> Void
 
 extension IdentityProvider {
   /// Providers without interactive flows (local, rest) answer `unsupported`.
-  package func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
+  package func interactiveLogin(_ flow: LoginFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
   {
     throw ProviderError(.unsupported, "\(kind) has no \(flow.rawValue) login")

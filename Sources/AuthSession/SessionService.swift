@@ -68,7 +68,7 @@ package final class SessionService: Sendable {
 
   /// Logs in through a flow where the user acts elsewhere (see `IdentityProvider.interactiveLogin`); `prompt`
   /// gets what the host must show or open. Stored and announced like a password login.
-  package func interactiveLogin(profile name: String, flow: InteractiveFlow, prompt: @escaping LoginPromptSink)
+  package func interactiveLogin(profile name: String, flow: LoginFlow, prompt: @escaping LoginPromptSink)
     async throws -> SessionSnapshot
   {
     let issued = try await profile(name).provider.interactiveLogin(flow, profile: name, prompt: prompt)
@@ -119,9 +119,9 @@ package final class SessionService: Sendable {
 
   package struct ProfileStatus: Sendable {
     package let name: String
-    package let provider: String
+    package let provider: ProviderKind
     /// See `ProviderConfig.loginFlows`.
-    package let loginFlows: [String]
+    package let loginFlows: [LoginFlow]
     package let loggedIn: Bool
     package let expiresAt: Int64?
     package let username: String?

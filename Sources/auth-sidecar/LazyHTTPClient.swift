@@ -9,14 +9,11 @@ final class LazyHTTPClient: HTTPClient {
   private let make: @Sendable () -> WorkerHTTPClient
   private let client = Mutex<WorkerHTTPClient?>(nil)
 
-  /// `clock` is not used: the worker reads `Retry-After` dates against the real wall clock, which is the
-  /// one servers date them by, even in test mode.
-  init(clock: any Clock, log: Logger) {
+  /// Takes no clock, not even in test mode: the worker reads `Retry-After` dates against the real wall clock,
+  /// the one servers date them by.
+  init(log: Logger) {
     make = { WorkerHTTPClient(policy: HTTPPolicy(), log: log) }
   }
-
-  /// Whether the client exists yet.
-  var isCreated: Bool { client.withLock { $0 != nil } }
 
   func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
     let shared = client.withLock { client in

@@ -40,7 +40,7 @@ struct Wiring {
     }
     random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
-    http = LazyHTTPClient(clock: clock, log: log)
+    http = LazyHTTPClient(log: log)
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
     stores = LazyStore {
@@ -67,7 +67,9 @@ struct Wiring {
     }
   }
 
-  /// The `oauth2` provider's settings from its config; the client secret moves into wiped storage.
+  /// The `oauth2` provider's settings from its config. The provider holds the client secret as `SecretBytes`,
+  /// whose memory is wiped when released; the config keeps its own `String` copy for the life of the process
+  /// (a Swift `String` cannot be wiped), so the secret is in memory in clear as long as the sidecar runs.
   static func settings(_ config: OAuth2ProviderConfig) -> OAuth2Settings {
     OAuth2Settings(
       issuer: config.issuer, clientID: config.clientID,
@@ -75,7 +77,7 @@ struct Wiring {
       scopes: config.scopes, allowPasswordGrant: config.allowPasswordGrant,
       endpoints: config.endpoints,
       idTokenLeeway: Int64(config.idTokenLeewaySeconds), timeout: .seconds(config.timeoutSeconds),
-      flows: config.flows.compactMap(InteractiveFlow.init(rawValue:)),
+      flows: config.flows,
       interactiveTimeout: Int64(config.interactiveTimeoutSeconds))
   }
 
@@ -103,7 +105,7 @@ struct Wiring {
     registry.register(
       StatusMethod(
         sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"],
-        providers: ProviderKind.allCases.filter(\.isAvailable).map(\.rawValue)))
+        providers: ProviderKind.allCases.map(\.rawValue)))
     var limits = Server.Limits()
     limits.maxDepth = options.maxDepth
     limits.maxInFlight = options.maxInFlight

@@ -83,7 +83,7 @@ import Testing
     #expect(
       form.logout
         == .init(
-          url: "https://example.com/logout", method: "GET",
+          url: "https://example.com/logout", method: .get,
           csrf: .cookieHeader(cookie: "csrftoken", header: "X-CSRFToken")))
   }
 

@@ -47,7 +47,7 @@ import Testing
     ])
   func loginFlowsArePasswordWhenAllowedThenTheInteractiveOnes(body: String, flows: [String]) throws {
     let profile = try #require(try ConfigFixtures.parse(Self.oauth2(body)).profile("default"))
-    #expect(profile.provider.loginFlows == flows)
+    #expect(profile.provider.loginFlows.map(\.rawValue) == flows)
   }
 
   @Test func everySettingIsRead() throws {
@@ -99,7 +99,7 @@ import Testing
 
   @Test func bothInteractiveFlowsAreAllowedByDefaultWithFiveMinutesToAct() throws {
     let settings = try #require(try Self.parsed(Self.minimal))
-    #expect(settings.flows == ["device", "authorizationCode"])
+    #expect(settings.flows == [.device, .authorizationCode])
     #expect(settings.interactiveTimeoutSeconds == 300)
   }
 
@@ -112,7 +112,7 @@ import Testing
         "endpoints": {"token": "https://id.example.com/t", "deviceAuthorization": "https://id.example.com/d",
                       "authorization": "https://id.example.com/a?prompt=login"}
         """#))
-    #expect(settings.flows == ["authorizationCode"])
+    #expect(settings.flows == [.authorizationCode])
     #expect(settings.interactiveTimeoutSeconds == 3600)
     #expect(settings.endpoints?.deviceAuthorization == "https://id.example.com/d")
     #expect(settings.endpoints?.authorization == "https://id.example.com/a?prompt=login")
@@ -126,6 +126,10 @@ import Testing
       message: #"must be an array of "device", "authorizationCode", not a string"#)
     Self.expect(
       Self.minimal + #", "flows": ["password"]"#, path: path,
+      message: #"each flow must be one of "device", "authorizationCode""#)
+    // An unknown flow is a config error at start-up, never a flow silently dropped on the way to the provider.
+    Self.expect(
+      Self.minimal + #", "flows": ["device", "browser"]"#, path: path,
       message: #"each flow must be one of "device", "authorizationCode""#)
     Self.expect(Self.minimal + #", "flows": ["device", "device"]"#, path: path, message: "must not name a flow twice")
     Self.expect(

@@ -55,7 +55,7 @@ import Testing
       rest.login.body.last?.template == RESTProviderConfig.Template([.text("pw-"), .placeholder(.account)]))
     #expect(rest.refresh?.body.first?.template.placeholders == [.refreshToken])
     #expect(rest.logout?.sendAccessToken == true)
-    #expect(rest.user?.method == "GET")
+    #expect(rest.user?.method == .get)
     #expect(rest.user?.userPath?.components == ["data", "user"])
     #expect(rest.response.accessToken.components == ["data", "token"])
     #expect(rest.response.success?.description == "success")
@@ -69,7 +69,7 @@ import Testing
 
   @Test func defaults() throws {
     let rest = try Self.settings(Self.rest())
-    #expect(rest.login.method == "POST")
+    #expect(rest.login.method == .post)
     #expect(rest.login.encoding == .json)
     #expect(rest.refresh == nil && rest.logout == nil && rest.user == nil && rest.register == nil)
     #expect(rest.authScheme == "Bearer")

@@ -23,7 +23,7 @@ extension LiveServerTests {
       defer { server.stop() }
       let body = Array("grant_type=refresh_token&x=%C3%A9".utf8)
       let request = HTTPRequest(
-        method: "POST", url: server.url("/echo?key=e"),
+        method: .post, url: server.url("/echo?key=e"),
         headers: [
           HTTPHeader("Authorization", "Basic YTpi"), HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
         ],
@@ -65,7 +65,7 @@ extension LiveServerTests {
       let client = URLSessionHTTPClient(policy: .quick(), log: lines.logger)
       _ = try await client.send(
         HTTPRequest(
-          method: "POST", url: server.url("/echo?code=CANARY-QUERY"),
+          method: .post, url: server.url("/echo?code=CANARY-QUERY"),
           headers: [HTTPHeader("Authorization", "Bearer CANARY-HEADER")], body: Array("password=CANARY-BODY".utf8)))
       _ = try await client.send(HTTPRequest(url: server.url("/set-cookies?state=CANARY-STATE")))
       _ = await httpError { () async throws(HTTPError) in

@@ -4,7 +4,7 @@ import Testing
 @testable import AuthHTTPURLSession
 
 @Suite struct ExchangeTests {
-  func exchange(_ method: String = "POST", _ url: String = "https://a.example/login", body: [UInt8]? = [1]) throws
+  func exchange(_ method: HTTPMethod = .post, _ url: String = "https://a.example/login", body: [UInt8]? = [1]) throws
     -> Exchange
   {
     Exchange(
@@ -41,7 +41,7 @@ import Testing
   @Test func a303OrAPostedRedirectBecomesABodilessGet() throws {
     for status in [301, 302, 303] {
       let next = try #require(try exchange().redirected(by: redirect(status, to: "/home"), followed: 0, limit: 5))
-      #expect(next.method == "GET")
+      #expect(next.method == .get)
       #expect(next.body == nil)
       #expect(next.headers.map(\.name) == ["Authorization"])
       #expect(next.target.url == "https://a.example/home")
@@ -51,13 +51,13 @@ import Testing
   @Test func a307Or308RepeatsTheRequestAsItWas() throws {
     for status in [307, 308] {
       let next = try #require(try exchange().redirected(by: redirect(status, to: "/again"), followed: 0, limit: 5))
-      #expect(next.method == "POST")
+      #expect(next.method == .post)
       #expect(next.body == [1])
       #expect(next.headers.count == 2)
     }
     let get = try #require(
-      try exchange("GET", body: nil).redirected(by: redirect(302, to: "/x"), followed: 0, limit: 1))
-    #expect(get.method == "GET")
+      try exchange(.get, body: nil).redirected(by: redirect(302, to: "/x"), followed: 0, limit: 1))
+    #expect(get.method == .get)
   }
 
   @Test func anotherOriginTooManyHopsOrABadLocationIsRefused() throws {
@@ -85,6 +85,6 @@ import Testing
     #expect(post.httpBody.map(Array.init) == [1])
     #expect(post.timeoutInterval == 10)
     #expect(!post.httpShouldHandleCookies)
-    #expect(try exchange("GET", body: []).urlRequest(connectTimeout: 10).httpBody == nil)
+    #expect(try exchange(.get, body: []).urlRequest(connectTimeout: 10).httpBody == nil)
   }
 }

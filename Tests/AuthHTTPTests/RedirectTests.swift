@@ -42,7 +42,7 @@ extension LiveServerTests {
       let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
       let response = try await client.send(
         HTTPRequest(
-          method: "POST", url: server.url("/redirect?to=/echo&code=303"), body: Array("a=1".utf8),
+          method: .post, url: server.url("/redirect?to=/echo&code=303"), body: Array("a=1".utf8),
           redirects: .followSameOrigin(max: 1)))
       #expect(response.status == 200)
       #expect(response.text.contains(#""method": "GET""#))

@@ -35,7 +35,7 @@ import Testing
 
   @Test func descriptionsLeaveOutSecrets() {
     let request = HTTPRequest(
-      method: "POST", url: "https://a.example/token?code=SECRET", headers: [HTTPHeader("Authorization", "SECRET")],
+      method: .post, url: "https://a.example/token?code=SECRET", headers: [HTTPHeader("Authorization", "SECRET")],
       body: Array("SECRET".utf8))
     let response = HTTPResponse(
       status: 200, headers: [HTTPHeader("Set-Cookie", "sid=SECRET")], body: Array("SECRET".utf8), finalURL: "https://a/"

@@ -78,7 +78,7 @@ extension LiveServerTests {
       let client = URLSessionHTTPClient(policy: .quick(connect: .seconds(1), total: .seconds(5)), log: .disabled)
       let (error, elapsed) = await measure {
         await httpError { () async throws(HTTPError) in
-          try await client.send(HTTPRequest(method: "POST", url: server.url("/stall?seconds=3&key=idle"), body: []))
+          try await client.send(HTTPRequest(method: .post, url: server.url("/stall?seconds=3&key=idle"), body: []))
         }
       }
       #expect(error?.code == .timeout)

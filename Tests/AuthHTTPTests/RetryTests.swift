@@ -10,7 +10,7 @@ extension LiveServerTests {
       defer { server.stop() }
       let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
       let (response, elapsed) = try await measure {
-        try await client.send(HTTPRequest(method: "POST", url: server.url("/retry-after?key=ra"), body: []))
+        try await client.send(HTTPRequest(method: .post, url: server.url("/retry-after?key=ra"), body: []))
       }
       #expect(response.status == 200)
       #expect(elapsed >= .seconds(1))
@@ -67,7 +67,7 @@ extension LiveServerTests {
       let encoded = challenge.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
       let (response, elapsed) = try await measure {
         try await client.send(
-          HTTPRequest(method: "POST", url: server.url("/unauthorized?challenge=\(encoded)"), body: []))
+          HTTPRequest(method: .post, url: server.url("/unauthorized?challenge=\(encoded)"), body: []))
       }
       #expect(response.status == 401)
       #expect(response.header("www-authenticate") == challenge)
@@ -85,7 +85,7 @@ extension LiveServerTests {
       #expect(try await server.count("get") == 2)
       // The gateway's upstream may have done the work: a POST is not sent twice.
       let post = try await client.send(
-        HTTPRequest(method: "POST", url: server.url("/flaky?code=502&failures=1&key=post"), body: []))
+        HTTPRequest(method: .post, url: server.url("/flaky?code=502&failures=1&key=post"), body: []))
       #expect(post.status == 502)
       #expect(try await server.count("post") == 1)
     }
@@ -95,7 +95,7 @@ extension LiveServerTests {
       let lines = LogLines()
       let client = URLSessionHTTPClient(policy: .quick(), log: lines.logger)
       let error = await httpError { () async throws(HTTPError) in
-        try await client.send(HTTPRequest(method: "POST", url: "http://127.0.0.1:1/token", body: []))
+        try await client.send(HTTPRequest(method: .post, url: "http://127.0.0.1:1/token", body: []))
       }
       #expect(error?.code == .networkUnavailable)
       let attempts = lines.all.filter { $0.contains("POST 127.0.0.1:1/token failed") }

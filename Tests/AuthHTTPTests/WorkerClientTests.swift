@@ -14,7 +14,7 @@ extension LiveServerTests {
       let body = Array(UInt8.min...UInt8.max) + Array("\n\"\\".utf8)
       let response = try await client.send(
         HTTPRequest(
-          method: "POST", url: server.url("/echo?key=rt&x=%C3%A9"),
+          method: .post, url: server.url("/echo?key=rt&x=%C3%A9"),
           headers: [
             HTTPHeader("Authorization", "Bearer t0k\u{E9}n"), HTTPHeader("X-Twice", "1"), HTTPHeader("X-Twice", "2"),
           ],
@@ -126,7 +126,7 @@ extension LiveServerTests {
       defer { server.stop() }
       let client = WorkerHTTPClient(policy: .quick(), log: .disabled)
       let (response, elapsed) = try await measure {
-        try await client.send(HTTPRequest(method: "POST", url: server.url("/retry-after?key=ra"), body: []))
+        try await client.send(HTTPRequest(method: .post, url: server.url("/retry-after?key=ra"), body: []))
       }
       #expect(response.status == 200)
       #expect(elapsed >= .seconds(1))
@@ -199,7 +199,7 @@ extension LiveServerTests {
       let client = WorkerHTTPClient(policy: .quick(), log: lines.logger)
       _ = try await client.send(
         HTTPRequest(
-          method: "POST", url: server.url("/echo?code=CANARY-QUERY"),
+          method: .post, url: server.url("/echo?code=CANARY-QUERY"),
           headers: [HTTPHeader("Authorization", "Bearer CANARY-HEADER")], body: Array("password=CANARY-BODY".utf8)))
       _ = try await client.send(HTTPRequest(url: server.url("/set-cookies?state=CANARY-STATE")))
       _ = await httpError { () async throws(HTTPError) in

@@ -29,9 +29,9 @@ import Testing
     let requests = [
       HTTPRequest(url: "https://a.example/x?y=1"),
       HTTPRequest(
-        method: "POST", url: "http://127.0.0.1:9/token", headers: [HTTPHeader("A", "1"), HTTPHeader("A", "2\u{E9}")],
+        method: .post, url: "http://127.0.0.1:9/token", headers: [HTTPHeader("A", "1"), HTTPHeader("A", "2\u{E9}")],
         body: Array(0...255), redirects: .followSameOrigin(max: 0), idempotent: true),
-      HTTPRequest(method: "PUT", url: "https://a/", body: [], redirects: .followSameOrigin(max: 5)),
+      HTTPRequest(method: .put, url: "https://a/", body: [], redirects: .followSameOrigin(max: 5)),
     ]
     for request in requests {
       guard case .send(let id, let decoded) = try roundTrip(.send(id: 42, request: request)) else {

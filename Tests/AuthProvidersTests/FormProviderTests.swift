@@ -49,13 +49,13 @@ final class FormStubSite: HTTPClient {
   static func djangoLike(_ request: HTTPRequest) -> HTTPResponse {
     let cookie = request.headers.first { $0.name == "Cookie" }?.value ?? ""
     switch (request.method, request.url) {
-    case ("GET", site + "/login"):
+    case (.get, site + "/login"):
       return FormStubSite.html(loginPage, headers: [HTTPHeader("Set-Cookie", "csrf=c00kie; Path=/")])
-    case ("POST", site + "/login"):
+    case (.post, site + "/login"):
       let body = String(decoding: request.body ?? [], as: UTF8.self)
       guard body.contains("pass=right+one") else { return FormStubSite.html(loginPage) }
       return FormStubSite.redirect("/me", headers: [HTTPHeader("Set-Cookie", "sid=s3ss; Path=/; Max-Age=3600")])
-    case ("GET", site + "/me"):
+    case (.get, site + "/me"):
       guard cookie.contains("sid=") else { return FormStubSite.redirect("/login?next=/me") }
       return HTTPResponse(
         status: 200, headers: [HTTPHeader("Content-Type", "application/json")],
@@ -99,7 +99,7 @@ final class FormStubSite: HTTPClient {
     let jar = try CookieJar(serialized: try #require(issued.providerState), clock: fixture.clock)
     #expect(jar.named("sid") == "s3ss")
 
-    let post = try #require(fixture.site.requests.first { $0.method == "POST" })
+    let post = try #require(fixture.site.requests.first { $0.method == .post })
     #expect(String(decoding: post.body ?? [], as: UTF8.self) == "csrf=t0k&next=%2Fme&user=alice&pass=right+one")
     let headers = Dictionary(post.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
     #expect(headers["Cookie"] == "csrf=c00kie")
@@ -113,7 +113,7 @@ final class FormStubSite: HTTPClient {
   @Test func aLargeLoginPageIsParsedOffThePool() async throws {
     let padding = String(repeating: "<p class=filler>lorem ipsum dolor sit amet</p>", count: 4_000)
     let fixture = try Fixture { request in
-      guard request.method == "GET", request.url == Self.site + "/login" else { return Self.djangoLike(request) }
+      guard request.method == .get, request.url == Self.site + "/login" else { return Self.djangoLike(request) }
       return FormStubSite.html(padding + Self.loginPage, headers: [HTTPHeader("Set-Cookie", "csrf=c00kie; Path=/")])
     }
     #expect(padding.utf8.count > FormUserPage.inlineParseLimit)
@@ -146,15 +146,15 @@ final class FormStubSite: HTTPClient {
   ])
   func aFormThatWouldLeakThePasswordIsRefusedBeforeItIsSent(page: String) async throws {
     let fixture = try Fixture { request in
-      request.method == "GET" ? FormStubSite.html(page) : FormStubSite.html("must not be reached", status: 500)
+      request.method == .get ? FormStubSite.html(page) : FormStubSite.html("must not be reached", status: 500)
     }
     await #expect { try await fixture.login() } throws: { ($0 as? ProviderError)?.code == .badResponse }
-    #expect(fixture.site.requests.map(\.method) == ["GET"])
+    #expect(fixture.site.requests.map(\.method) == [.get])
   }
 
   @Test func aRedirectToAnotherOriginIsNotFollowed() async throws {
     let fixture = try Fixture { request in
-      request.method == "GET" ? FormStubSite.html(Self.loginPage) : FormStubSite.redirect("https://evil.example/me")
+      request.method == .get ? FormStubSite.html(Self.loginPage) : FormStubSite.redirect("https://evil.example/me")
     }
     await #expect { try await fixture.login() } throws: { ($0 as? ProviderError)?.code == .badResponse }
     #expect(!fixture.site.requests.contains { $0.url.contains("evil") })
@@ -162,7 +162,7 @@ final class FormStubSite: HTTPClient {
 
   @Test func a403ToThePostIsBadResponseWithItsStatus() async throws {
     let fixture = try Fixture { request in
-      request.method == "GET"
+      request.method == .get
         ? FormStubSite.html(Self.loginPage) : FormStubSite.html("CSRF verification failed", status: 403)
     }
     await #expect { try await fixture.login() } throws: { error in
@@ -239,7 +239,7 @@ final class FormStubSite: HTTPClient {
     let record = try fixture.stored(try await fixture.login())
     try await fixture.provider.revoke(record)
     let logout = try #require(fixture.site.requests.last)
-    #expect(logout.method == "POST" && logout.url == Self.site + "/logout")
+    #expect(logout.method == .post && logout.url == Self.site + "/logout")
     #expect(logout.headers.contains(HTTPHeader("X-CSRFToken", "c00kie")))
     #expect(logout.headers.contains { $0.name == "Cookie" && $0.value.contains("sid=s3ss") })
   }

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthCrypto
 import AuthHTTP
 import AuthJSON
@@ -14,7 +15,7 @@ import Testing
 /// The device and authorization code flows of `OAuth2Provider` against the in-memory server; the test plays
 /// the browser over a real loopback socket. Device polls really sleep (1 s, the shortest interval).
 @Suite struct OAuth2InteractiveProviderTests {
-  static func fixture(flows: [InteractiveFlow] = InteractiveFlow.allCases) throws -> OAuth2Fixture {
+  static func fixture(flows: [LoginFlow] = LoginFlow.interactive) throws -> OAuth2Fixture {
     let issuer = OAuth2Fixture.issuer
     return try OAuth2Fixture {
       $0.endpoints = OAuth2Settings.Endpoints(
@@ -91,7 +92,7 @@ import Testing
     }
     #expect(refused?.code == .unsupported)
     let plain = try OAuth2Fixture()  // discovery without either endpoint
-    for flow in InteractiveFlow.allCases {
+    for flow in LoginFlow.interactive {
       let missing = await #expect(throws: ProviderError.self) {
         _ = try await plain.provider.interactiveLogin(flow, profile: "default") { _ in }
       }

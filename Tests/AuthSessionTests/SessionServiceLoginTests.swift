@@ -155,7 +155,7 @@ import Testing
 
     let status = try await service.status()
     #expect(status.map(\.name) == ["alt", "default", "work"])
-    #expect(status.map(\.provider) == ["test", "local", "local"])
+    #expect(status.map(\.provider) == [.rest, .local, .local])
     #expect(status.map(\.loggedIn) == [false, false, true])
     #expect(status.map(\.expiresAt) == [nil, nil, startTime + 900])
     #expect(status.map(\.username) == [nil, nil, "bob"])

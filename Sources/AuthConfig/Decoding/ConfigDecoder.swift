@@ -17,7 +17,7 @@ enum ConfigDecoder {
     var result: [ProfileConfig] = []
     for member in profiles.members {
       let path = profiles.path.appending(member.key)
-      guard ProfileConfig.isValidName(member.key) else {
+      guard ProfileName(member.key) != nil else {
         throw SettingError(path, "is not a valid profile name: use 1 to 64 characters from A-Z a-z 0-9 _ . -")
       }
       result.append(try ProfileDecoder.profile(named: member.key, from: member.value, at: path))

@@ -46,6 +46,18 @@ struct ConfigObject {
     return text
   }
 
+  /// The value at `key` whatever its type, or nil when the key is absent.
+  func value(_ key: String) -> JSONValue? { json[key] }
+
+  /// The boolean at `key`, or nil when the key is absent.
+  func bool(_ key: String) throws(SettingError) -> Bool? {
+    guard let value = json[key] else { return nil }
+    guard case .bool(let flag) = value else {
+      throw SettingError(path.appending(key), "must be true or false, not \(Self.describe(value))")
+    }
+    return flag
+  }
+
   /// The integer at `key` within `range`, or nil when the key is absent.
   func integer(_ key: String, in range: ClosedRange<Int>) throws(SettingError) -> Int? {
     let rule = "must be an integer from \(range.lowerBound) to \(range.upperBound)"

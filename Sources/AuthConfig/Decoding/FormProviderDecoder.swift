@@ -1,4 +1,5 @@
 import AuthHTML
+import AuthHTTP
 import AuthJSON
 
 /// The `form` provider's settings object (see `FormProviderConfig`), which is required: there is no login page
@@ -17,22 +18,22 @@ enum FormProviderDecoder {
   static let userKeys = ["url", "format", "fields"]
   static let logoutKeys = ["url", "method", "csrf"]
   static let csrfKeys = ["formURL", "formId", "cookie", "header"]
-  static let urlRule = "must be an https:// URL (http:// only to a loopback host) without user info or fragment"
+  static let urlRule = ConfigObject.urlRule
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> FormProviderConfig {
     let key = ProviderKind.form.rawValue
     guard let object = try profile.object(key, allowedKeys: keys) else {
       throw SettingError(profile.path.appending(key), "is required for provider \"form\": at least loginURL and user")
     }
-    guard let loginURL = try url("loginURL", in: object, origin: nil) else {
+    guard let login = try url("loginURL", in: object, origin: nil) else {
       throw SettingError(object.path.appending("loginURL"), "is required: the page with the login form")
     }
-    let origin = Self.origin(of: loginURL)
+    let origin = login.origin
     let fields = try object.object("fields", allowedKeys: fieldKeys)
     let lifetime = try object.integer("sessionLifetimeSeconds", in: FormProviderConfig.sessionLifetimeSecondsRange)
     let timeout = try object.integer("timeoutSeconds", in: FormProviderConfig.timeoutSecondsRange)
     return FormProviderConfig(
-      loginURL: loginURL,
+      loginURL: login.url,
       form: try formChoice(object),
       accountField: try fields.map { f throws(SettingError) in try name("account", in: f) } ?? nil,
       passwordField: try fields.map { f throws(SettingError) in try name("password", in: f) } ?? nil,
@@ -61,7 +62,7 @@ enum FormProviderDecoder {
   private static func success(_ object: ConfigObject) throws(SettingError) -> FormProviderConfig.SuccessRules {
     guard let success = try object.object("success", allowedKeys: successKeys) else { return .init() }
     let cookie = try name("sessionCookie", in: success)
-    if let cookie, !RESTProviderDecoder.isToken(cookie) {
+    if let cookie, !HTTPToken.isValid(cookie) {
       throw SettingError(success.path.appending("sessionCookie"), "must be a cookie name (an HTTP token)")
     }
     var redirectPath: String?
@@ -77,14 +78,15 @@ enum FormProviderDecoder {
     return FormProviderConfig.SuccessRules(sessionCookie: cookie, redirectPath: redirectPath)
   }
 
-  private static func user(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.UserSource
+  private static func user(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError)
+    -> FormProviderConfig.UserSource
   {
     guard let user = try object.object("user", allowedKeys: userKeys) else {
       throw SettingError(
         object.path.appending("user"),
         "is required: the page (url, format json or html) that shows the logged-in user; refreshes re-check it")
     }
-    guard let url = try url("url", in: user, origin: origin) else {
+    guard let url = try url("url", in: user, origin: origin)?.url else {
       throw SettingError(user.path.appending("url"), "is required: the page that shows the logged-in user")
     }
     let format = try user.string("format") ?? "json"
@@ -122,20 +124,18 @@ enum FormProviderDecoder {
     return result
   }
 
-  private static func logout(_ object: ConfigObject, origin: String) throws(SettingError) -> FormProviderConfig.Logout?
+  private static func logout(_ object: ConfigObject, origin: RequestTarget.Origin) throws(SettingError)
+    -> FormProviderConfig.Logout?
   {
     guard let logout = try object.object("logout", allowedKeys: logoutKeys) else { return nil }
-    guard let url = try url("url", in: logout, origin: origin) else {
+    guard let url = try url("url", in: logout, origin: origin)?.url else {
       throw SettingError(logout.path.appending("url"), "is required: where the site logs out")
     }
-    let method = try logout.string("method") ?? "POST"
-    guard ["GET", "POST"].contains(method) else {
-      throw SettingError(logout.path.appending("method"), "must be GET or POST (upper case)")
-    }
+    let method = try logout.method("method", of: [.get, .post], rule: "must be GET or POST (upper case)") ?? .post
     guard let csrf = try logout.object("csrf", allowedKeys: csrfKeys) else {
       return FormProviderConfig.Logout(url: url, method: method)
     }
-    let formURL = try Self.url("formURL", in: csrf, origin: origin)
+    let formURL = try Self.url("formURL", in: csrf, origin: origin)?.url
     let formID = try name("formId", in: csrf)
     let cookie = try name("cookie", in: csrf)
     let header = try name("header", in: csrf)
@@ -144,7 +144,7 @@ enum FormProviderDecoder {
     case (let formURL?, nil, nil):
       choice = .form(url: formURL, formID: formID)
     case (nil, let cookie?, let header?) where formID == nil:
-      guard RESTProviderDecoder.isToken(header), !RESTProviderDecoder.reservedHeaders.contains(header.lowercased())
+      guard HTTPToken.isValid(header), !RESTProviderDecoder.reservedHeaders.contains(header.lowercased())
       else {
         throw SettingError(csrf.path.appending("header"), "must be a header name the sidecar does not set itself")
       }
@@ -168,26 +168,15 @@ enum FormProviderDecoder {
     return text
   }
 
-  /// An acceptable absolute URL; when `origin` is given, on that origin.
-  private static func url(_ key: String, in object: ConfigObject, origin: String?) throws(SettingError) -> String? {
-    guard let text = try object.string(key) else { return nil }
-    guard OAuth2ProviderDecoder.isAcceptableURL(text, allowQuery: true) else {
-      throw SettingError(object.path.appending(key), urlRule)
-    }
-    if let origin, Self.origin(of: text) != origin {
+  /// An acceptable absolute URL (`ConfigObject.url`); when `origin` is given, on that origin.
+  private static func url(_ key: String, in object: ConfigObject, origin: RequestTarget.Origin?) throws(SettingError)
+    -> RequestTarget?
+  {
+    guard let target = try object.url(key, allowQuery: true) else { return nil }
+    if let origin, target.origin != origin {
       throw SettingError(
         object.path.appending(key), "must be on loginURL's origin (scheme, host and port): cookies stay with one site")
     }
-    return text
-  }
-
-  /// `scheme://host[:port]`, lower-cased, the default port left out; for a URL `isAcceptableURL` passed.
-  static func origin(of url: String) -> String {
-    let lowered = url.lowercased()
-    let scheme = lowered.hasPrefix("https://") ? "https" : "http"
-    var authority = lowered.dropFirst(scheme.count + 3).prefix { $0 != "/" && $0 != "?" }
-    let defaultPort = scheme == "https" ? ":443" : ":80"
-    if authority.hasSuffix(defaultPort) { authority = authority.dropLast(defaultPort.count) }
-    return scheme + "://" + authority
+    return target
   }
 }

@@ -11,7 +11,7 @@ enum OAuth2ProviderDecoder {
     "interactiveTimeoutSeconds", "idTokenLeewaySeconds", "timeoutSeconds",
   ]
   static let endpointKeys = ["token", "revocation", "userinfo", "jwks", "deviceAuthorization", "authorization"]
-  static let urlRule = "must be an https:// URL (http:// only to a loopback host) without user info or fragment"
+  static let urlRule = ConfigObject.urlRule
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> OAuth2ProviderConfig {
     let name = ProviderKind.oauth2.rawValue
@@ -23,7 +23,7 @@ enum OAuth2ProviderDecoder {
     let clientID = try clientText("clientId", in: object, required: true)!
     let clientSecret = try clientText("clientSecret", in: object, required: false)
     let scopes = try scopes(in: object) ?? OAuth2ProviderConfig.defaultScopes
-    let allowPasswordGrant = try bool("allowPasswordGrant", in: object) ?? false
+    let allowPasswordGrant = try object.bool("allowPasswordGrant") ?? false
     let endpoints = try endpoints(in: object)
     if let endpoints, endpoints.jwks == nil, scopes.contains("openid") {
       throw SettingError(
@@ -32,7 +32,7 @@ enum OAuth2ProviderDecoder {
     }
     let leeway = try object.integer("idTokenLeewaySeconds", in: OAuth2ProviderConfig.idTokenLeewaySecondsRange)
     let timeout = try object.integer("timeoutSeconds", in: OAuth2ProviderConfig.timeoutSecondsRange)
-    let flows = try flows(in: object) ?? OAuth2ProviderConfig.flowNames
+    let flows = try flows(in: object) ?? LoginFlow.interactive
     let interactiveTimeout = try object.integer(
       "interactiveTimeoutSeconds", in: OAuth2ProviderConfig.interactiveTimeoutSecondsRange)
     return OAuth2ProviderConfig(
@@ -54,18 +54,19 @@ enum OAuth2ProviderDecoder {
       authorization: try url("authorization", in: endpoints, required: false, allowQuery: true))
   }
 
-  /// The interactive flows a profile allows: distinct `flowNames`; absent means both, `[]` none (a profile
-  /// that logs in with the password grant only).
-  private static func flows(in object: ConfigObject) throws(SettingError) -> [String]? {
-    guard let value = value("flows", in: object) else { return nil }
+  /// The interactive flows a profile allows: distinct `LoginFlow.interactive` members; absent means both, `[]`
+  /// none (a profile that logs in with the password grant only). Any other name, `password` included (that one
+  /// is `allowPasswordGrant`), is refused here rather than dropped later.
+  private static func flows(in object: ConfigObject) throws(SettingError) -> [LoginFlow]? {
+    guard let value = object.value("flows") else { return nil }
     let path = object.path.appending("flows")
-    let names = OAuth2ProviderConfig.flowNames.map { "\"\($0)\"" }.joined(separator: ", ")
+    let names = LoginFlow.interactive.map { "\"\($0)\"" }.joined(separator: ", ")
     guard case .array(let items) = value else {
       throw SettingError(path, "must be an array of \(names), not \(ConfigObject.describe(value))")
     }
-    var flows: [String] = []
+    var flows: [LoginFlow] = []
     for item in items {
-      guard case .string(let flow) = item, OAuth2ProviderConfig.flowNames.contains(flow) else {
+      guard case .string(let name) = item, let flow = LoginFlow(rawValue: name), flow.isInteractive else {
         throw SettingError(path, "each flow must be one of \(names)")
       }
       guard !flows.contains(flow) else { throw SettingError(path, "must not name a flow twice") }
@@ -75,18 +76,6 @@ enum OAuth2ProviderDecoder {
   }
 
   // MARK: - Values
-
-  private static func value(_ key: String, in object: ConfigObject) -> JSONValue? {
-    object.members.first { $0.key == key }?.value
-  }
-
-  private static func bool(_ key: String, in object: ConfigObject) throws(SettingError) -> Bool? {
-    guard let value = value(key, in: object) else { return nil }
-    guard case .bool(let flag) = value else {
-      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
-    }
-    return flag
-  }
 
   /// RFC 6749 Appendix A.1/A.2: `client_id` and `client_secret` are VSCHAR (%x20-7E), here at least one.
   private static func clientText(_ key: String, in object: ConfigObject, required: Bool) throws(SettingError)
@@ -105,7 +94,7 @@ enum OAuth2ProviderDecoder {
 
   /// RFC 6749 §3.3: each scope token is %x21 / %x23-5B / %x5D-7E; the list is sent space-separated.
   private static func scopes(in object: ConfigObject) throws(SettingError) -> [String]? {
-    guard let value = value("scopes", in: object) else { return nil }
+    guard let value = object.value("scopes") else { return nil }
     let path = object.path.appending("scopes")
     guard case .array(let items) = value else {
       throw SettingError(path, "must be an array of strings, not \(ConfigObject.describe(value))")
@@ -129,63 +118,10 @@ enum OAuth2ProviderDecoder {
   private static func url(_ key: String, in object: ConfigObject, required: Bool, allowQuery: Bool)
     throws(SettingError) -> String?
   {
-    guard let text = try object.string(key) else {
+    guard let target = try object.url(key, allowQuery: allowQuery) else {
       if required { throw SettingError(object.path.appending(key), "is required") }
       return nil
     }
-    guard isAcceptableURL(text, allowQuery: allowQuery) else {
-      throw SettingError(object.path.appending(key), allowQuery ? urlRule : urlRule + " or query")
-    }
-    return text
-  }
-
-  /// PRODUCT §6: `https://host…`, or `http://` to 127.0.0.0/8, `[::1]` or `localhost`; no user info, no
-  /// fragment, no whitespace or control characters. Only canonical loopback spellings count, so `127.1` needs TLS.
-  static func isAcceptableURL(_ text: String, allowQuery: Bool) -> Bool {
-    guard text.utf8.allSatisfy({ (0x21...0x7E).contains($0) }), !text.contains("#") else { return false }
-    if !allowQuery, text.contains("?") { return false }
-    let lowered = text.lowercased()
-    let secure: Bool
-    let rest: Substring
-    if lowered.hasPrefix("https://") {
-      secure = true
-      rest = text.dropFirst("https://".count)
-    } else if lowered.hasPrefix("http://") {
-      secure = false
-      rest = text.dropFirst("http://".count)
-    } else {
-      return false
-    }
-    let authority = rest.prefix { $0 != "/" && $0 != "?" }
-    guard !authority.isEmpty, !authority.contains("@") else { return false }
-    let host: Substring
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { return false }
-      host = authority[...close]
-      let after = authority[authority.index(after: close)...]
-      guard after.isEmpty || isPort(after) else { return false }
-    } else {
-      let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-      host = parts[0]
-      guard parts.count == 1 || isPort(":" + parts[1]) else { return false }
-    }
-    guard !host.isEmpty else { return false }
-    return secure || isLoopback(host.lowercased())
-  }
-
-  private static func isPort(_ text: some StringProtocol) -> Bool {
-    let digits = text.dropFirst()
-    return text.first == ":" && (1...5).contains(digits.count) && digits.allSatisfy(\.isASCII)
-      && digits.allSatisfy(\.isNumber) && Int(digits).map { (1...65_535).contains($0) } == true
-  }
-
-  private static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" || host == "[::1]" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4, octets[0] == "127" else { return false }
-    return octets.allSatisfy { octet in
-      (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isNumber }
-        && (octet.count == 1 || octet.first != "0") && Int(octet)! <= 255
-    }
+    return target.url
   }
 }

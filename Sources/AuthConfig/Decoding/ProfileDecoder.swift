@@ -28,7 +28,7 @@ enum ProfileDecoder {
   /// something to guess, least of all once remote providers exist.
   static func provider(_ object: ConfigObject) throws(SettingError) -> ProviderConfig {
     let path = object.path.appending("provider")
-    let available = ProviderKind.allCases.filter(\.isAvailable).map { "\"\($0)\"" }.joined(separator: ", ")
+    let available = ProviderKind.allCases.map { "\"\($0)\"" }.joined(separator: ", ")
     guard let name = try object.string("provider") else {
       throw SettingError(path, "is required; this build supports \(available)")
     }

@@ -1,3 +1,5 @@
+import AuthHTTP
+
 /// The `rest` provider's settings object, required for that provider:
 ///
 /// ```json
@@ -27,7 +29,7 @@ enum RESTProviderDecoder {
   ]
   static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
-  static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+  static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
   static let reservedHeaders = [
     "authorization", "content-type", "content-length", "host", "transfer-encoding", "cookie",
@@ -53,7 +55,9 @@ enum RESTProviderDecoder {
       }
     }
 
-    var defaultMethod: String { self == .user ? "GET" : "POST" }
+    var defaultMethod: HTTPMethod { self == .user ? .get : .post }
+
+    var methods: [HTTPMethod] { self == .user ? [.get, .post] : RESTProviderDecoder.methods }
   }
 
   static func settings(in profile: ConfigObject) throws(SettingError) -> RESTProviderConfig {
@@ -69,7 +73,7 @@ enum RESTProviderDecoder {
     let response = try responseFields(object)
     let timeout = try object.integer("timeoutSeconds", in: RESTProviderConfig.timeoutSecondsRange)
     let authScheme = try object.string("authScheme") ?? RESTProviderConfig.defaultAuthScheme
-    guard isToken(authScheme) else {
+    guard HTTPToken.isValid(authScheme) else {
       throw SettingError(object.path.appending("authScheme"), "must be an HTTP token such as Bearer or Token")
     }
     return RESTProviderConfig(
@@ -89,87 +93,21 @@ enum RESTProviderDecoder {
 
   // MARK: - baseURL
 
-  /// `https://host[:port][/prefix]`, or `http://` to a loopback host (PRODUCT §6); no user info, query or fragment.
+  /// `https://host[:port][/prefix]`, or `http://` to a loopback host; no user info, query or fragment (the
+  /// endpoints' paths are appended to it). Lower-cased up to the path, without trailing slashes.
   static func baseURL(_ object: ConfigObject) throws(SettingError) -> String {
-    let path = object.path.appending("baseURL")
-    guard let text = try object.string("baseURL") else {
-      throw SettingError(path, "is required: the API's https:// URL (http:// only to a loopback host)")
-    }
-    let rule = "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment"
-    let lowered = text.lowercased()
-    let scheme: String
-    if lowered.hasPrefix("https://") {
-      scheme = "https"
-    } else if lowered.hasPrefix("http://") {
-      scheme = "http"
-    } else {
-      throw SettingError(path, rule)
-    }
-    let rest = text.dropFirst(scheme.count + 3)
-    guard rest.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !rest.contains("?"), !rest.contains("#"),
-      !rest.contains("@"), !rest.contains("\\")
-    else { throw SettingError(path, rule) }
-    let authority = rest.prefix { $0 != "/" }
-    var prefix = String(rest.dropFirst(authority.count))
-    while prefix.hasSuffix("/") { prefix.removeLast() }
-    guard let host = Self.host(of: authority) else { throw SettingError(path, rule) }
-    if scheme == "http", !isLoopback(host) {
+    guard
+      let target = try object.url(
+        "baseURL", allowQuery: false,
+        rule: "must be an absolute https:// URL (http:// only to a loopback host) without user info, query or fragment",
+        insecure: "must use https://; http:// is allowed only to a loopback host (127.0.0.0/8, ::1, localhost)")
+    else {
       throw SettingError(
-        path, "must use https://; http:// is allowed only to a loopback host (127.0.0.0/8, ::1, localhost)")
+        object.path.appending("baseURL"), "is required: the API's https:// URL (http:// only to a loopback host)")
     }
-    return scheme + "://" + authority.lowercased() + prefix
-  }
-
-  /// The host of `host[:port]` or `[v6][:port]`, lower-cased; nil when either part is malformed.
-  static func host(of authority: Substring) -> String? {
-    var host: Substring
-    var port: Substring?
-    if authority.hasPrefix("[") {
-      guard let close = authority.firstIndex(of: "]") else { return nil }
-      host = authority[...close]
-      let after = authority[authority.index(after: close)...]
-      if !after.isEmpty {
-        guard after.hasPrefix(":") else { return nil }
-        port = after.dropFirst()
-      }
-    } else {
-      let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-      guard parts.count <= 2 else { return nil }
-      host = parts[0]
-      port = parts.count == 2 ? parts[1] : nil
-    }
-    if let port {
-      guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port),
-        (1...65_535).contains(number)
-      else { return nil }
-    }
-    guard !host.isEmpty else { return nil }
-    if !host.hasPrefix("[") {
-      let allowed = host.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
-          true
-        default: false
-        }
-      }
-      guard allowed else { return nil }
-    }
-    return host.lowercased()
-  }
-
-  /// The canonical loopback spellings the HTTP client accepts over http:// (`localhost`, 127.0.0.0/8 in dotted
-  /// decimal, `[::1]`); any other spelling is treated as remote, which errs towards requiring TLS.
-  static func isLoopback(_ host: String) -> Bool {
-    if host == "localhost" || host == "[::1]" || host == "[0:0:0:0:0:0:0:1]" { return true }
-    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-    guard octets.count == 4 else { return false }
-    for octet in octets {
-      guard (1...3).contains(octet.count), octet.allSatisfy(\.isASCII), let value = Int(octet), value <= 255,
-        octet == "0" || !octet.hasPrefix("0")
-      else { return false }
-    }
-    return octets[0] == "127"
+    var prefix = target.path
+    while prefix.hasSuffix("/") { prefix.removeLast() }
+    return target.origin.scheme + "://" + target.authority.lowercased() + prefix
   }
 
   // MARK: - Endpoints
@@ -185,18 +123,15 @@ enum RESTProviderDecoder {
       throw SettingError(
         endpoint.path.appending("path"), "must start with / and hold only visible ASCII characters, without a fragment")
     }
-    let method = try endpoint.string("method") ?? role.defaultMethod
-    let allowedMethods = role == .user ? ["GET", "POST"] : methods
-    guard allowedMethods.contains(method) else {
-      throw SettingError(
-        endpoint.path.appending("method"), "must be one of \(allowedMethods.joined(separator: ", ")) (upper case)")
-    }
+    let allowed = role.methods
+    let rule = "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")) (upper case)"
+    let method = try endpoint.method("method", of: allowed, rule: rule) ?? role.defaultMethod
     let encoding = try Self.encoding(endpoint)
     let body = try Self.body(endpoint, role: role)
-    if !body.isEmpty, method == "GET" {
+    if !body.isEmpty, method == .get {
       throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
     }
-    let sendAccessToken = try bool(endpoint, "sendAccessToken") ?? false
+    let sendAccessToken = try endpoint.bool("sendAccessToken") ?? false
     switch role {
     case .login:
       try require(.password, in: body, endpoint)
@@ -343,7 +278,7 @@ enum RESTProviderDecoder {
     var result: [RESTProviderConfig.Header] = []
     for member in headers.members {
       let path = headers.path.appending(member.key)
-      guard isToken(member.key) else { throw SettingError(path, "is not a valid header name") }
+      guard HTTPToken.isValid(member.key) else { throw SettingError(path, "is not a valid header name") }
       guard !reservedHeaders.contains(member.key.lowercased()) else {
         throw SettingError(path, "is set by the sidecar itself and cannot be configured")
       }
@@ -357,28 +292,5 @@ enum RESTProviderDecoder {
       result.append(RESTProviderConfig.Header(member.key, value))
     }
     return result
-  }
-
-  /// RFC 9110 §5.6.2 `token`.
-  static func isToken(_ text: String) -> Bool {
-    !text.isEmpty
-      && text.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-          UInt8(ascii: "A")...UInt8(ascii: "Z"):
-          true
-        default:
-          "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-      }
-  }
-
-  /// The boolean at `key`, or nil when the key is absent.
-  static func bool(_ object: ConfigObject, _ key: String) throws(SettingError) -> Bool? {
-    guard let value = object.members.first(where: { $0.key == key })?.value else { return nil }
-    guard case .bool(let flag) = value else {
-      throw SettingError(object.path.appending(key), "must be true or false, not \(ConfigObject.describe(value))")
-    }
-    return flag
   }
 }

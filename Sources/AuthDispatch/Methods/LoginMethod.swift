@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthJSON
 import AuthProtocol
 import AuthProviders
@@ -14,13 +15,6 @@ package struct LoginMethod: AsyncMethod {
   /// The notification that tells the host what to show or open during an interactive login.
   package static let promptNotification = "loginPrompt"
   package let ordering = SessionOrdering.changesSession
-
-  /// `flow`: how the user proves who they are.
-  enum Flow: String, CaseIterable {
-    case password, device, authorizationCode
-
-    var interactive: InteractiveFlow? { InteractiveFlow(rawValue: rawValue) }
-  }
 
   static let credentialFields: [FieldName] = [.account, .username, .email, .phone, .password]
 
@@ -42,19 +36,21 @@ package struct LoginMethod: AsyncMethod {
   /// `getUser` or `logout` sent meanwhile is answered at once); its session is stored in one transaction when
   /// the user is done, as if the login arrived then. A `flow` that does not parse is answered by `call`.
   package func plan(for params: Params) -> CallPlan {
-    guard (try? Self.flow(params))?.interactive != nil else { return CallPlan(ordering: ordering) }
+    guard (try? Self.flow(params))?.isInteractive == true else { return CallPlan(ordering: ordering) }
     return CallPlan(ordering: .independent, waitsForUser: true)
   }
 
   /// The requested `flow` (`password` when absent): read here only, for `plan` and `call` alike.
-  private static func flow(_ params: Params) throws -> Flow { try params.choice("flow", as: Flow.self) ?? .password }
+  private static func flow(_ params: Params) throws -> LoginFlow {
+    try params.choice("flow", as: LoginFlow.self) ?? .password
+  }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
     try params.allowOnly(Set(["flow"] + Self.credentialFields.map(\.rawValue)))
     let flow = try Self.flow(params)
     let snapshot: SessionSnapshot
-    if let interactive = flow.interactive {
-      snapshot = try await interactiveLogin(interactive, params, context)
+    if flow.isInteractive {
+      snapshot = try await interactiveLogin(flow, params, context)
     } else {
       snapshot = try await passwordLogin(params, context)
     }
@@ -89,7 +85,7 @@ package struct LoginMethod: AsyncMethod {
 
   /// The user types nothing here: an account or a password sent along is refused as `validation_failed`
   /// (`not_taken`), never looked at further and never echoed.
-  private func interactiveLogin(_ flow: InteractiveFlow, _ params: Params, _ context: CallContext) async throws
+  private func interactiveLogin(_ flow: LoginFlow, _ params: Params, _ context: CallContext) async throws
     -> SessionSnapshot
   {
     let extra = Self.credentialFields.filter { params.object[$0.rawValue] != nil }

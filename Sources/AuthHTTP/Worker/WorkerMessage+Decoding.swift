@@ -73,7 +73,9 @@ extension WorkerMessage {
   private static func request(
     _ object: JSONObject, fail: (String) -> WorkerProtocolError
   ) throws(WorkerProtocolError) -> HTTPRequest {
-    guard let method = object["method"]?.stringValue else { throw fail("no method") }
+    guard let method = object["method"]?.stringValue.flatMap(HTTPMethod.init(rawValue:)) else {
+      throw fail("no known method")
+    }
     guard let url = object["url"]?.stringValue else { throw fail("no url") }
     guard let headers = headers(object["headers"]) else { throw fail("bad headers") }
     guard let idempotent = object["idempotent"]?.boolValue else { throw fail("no idempotent") }

@@ -34,7 +34,8 @@ package enum WorkerMessage: Sendable {
       ]
     case .send(let id, let request):
       var object: JSONObject = [
-        "type": "send", "id": .number(JSONNumber(id)), "method": .string(request.method), "url": .string(request.url),
+        "type": "send", "id": .number(JSONNumber(id)), "method": .string(request.method.rawValue),
+        "url": .string(request.url),
         "headers": Self.headers(request.headers), "idempotent": .bool(request.idempotent),
       ]
       if let body = request.body { object.appendNew(key: "body", value: .string(WireBase64.encode(body))) }

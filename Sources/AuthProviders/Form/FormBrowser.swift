@@ -34,7 +34,7 @@ struct FormBrowser {
   ///   - follow: false returns the first answer, 3xx included.
   /// - Throws: `ProviderError` (`badResponse` for a redirect off the origin), or `CancellationError`.
   mutating func send(
-    _ method: String, _ url: String, body: [UInt8]? = nil, referer: String? = nil, accept: String = acceptHTML,
+    _ method: HTTPMethod, _ url: String, body: [UInt8]? = nil, referer: String? = nil, accept: String = acceptHTML,
     headers extra: [HTTPHeader] = [], follow: Bool = true, stopAt: String? = nil
   ) async throws -> Exchange {
     var (method, url, body) = (method, url, body)
@@ -70,8 +70,8 @@ struct FormBrowser {
       if let stopAt, next.path == stopAt { return Exchange(response: response, url: url, redirected: redirected) }
       guard hop < Self.maxRedirects else { break }
       // RFC 9110 §15.4: 303, and in practice 301/302 after a POST, become a GET without a body; 307/308 keep both.
-      if response.status == 303 || ([301, 302].contains(response.status) && method == "POST") {
-        method = "GET"
+      if response.status == 303 || ([301, 302].contains(response.status) && method == .post) {
+        method = .get
         body = nil
       }
       url = next.url

@@ -23,7 +23,7 @@ import AuthSupport
 package final class FormProvider: IdentityProvider {
   package static let tokenType = "cookie"
 
-  package let kind = "form"
+  package let kind = ProviderKind.form
 
   private let config: FormProviderConfig
   private let client: any HTTPClient
@@ -51,13 +51,13 @@ package final class FormProvider: IdentityProvider {
 
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     var browser = browser(CookieJar(clock: clock))
-    let page = try await browser.send("GET", config.loginURL)
+    let page = try await browser.send(.get, config.loginURL)
     try StatusRule(reportsStatus: true).check(page.response, "the login page")
     let document = try await FormUserPage.document(page.response)
     let login = try FormLoginPage(document, pageURL: page.url, config: config, origin: origin)
     // Not idempotent in general, but a form post that never reached the server is retried by the client.
     let posted = try await browser.send(
-      "POST", login.action, body: login.body(account: account.text, password: password), referer: page.url)
+      .post, login.action, body: login.body(account: account.text, password: password), referer: page.url)
     let response = posted.response
     try Self.checkTransient(response)
     if response.status == 403 {
@@ -137,7 +137,7 @@ package final class FormProvider: IdentityProvider {
     let exchange: FormBrowser.Exchange
     do {
       exchange = try await browser.send(
-        "GET", config.user.url, accept: Self.accept(config.user.fields), stopAt: loginPath)
+        .get, config.user.url, accept: Self.accept(config.user.fields), stopAt: loginPath)
     } catch let error as ProviderError where error.code == .badResponse && error.status != nil {
       // A logged-out browser sent to a sign-in page elsewhere (SSO): the session is gone, and we do not follow.
       throw ProviderError(.sessionRejected, "the user page redirects to another origin")
@@ -168,7 +168,7 @@ package final class FormProvider: IdentityProvider {
     case .cookieHeader(let cookie, let header)?:
       if let value = browser.jar.named(cookie) { headers.append(HTTPHeader(header, value)) }
     case .form(let url, let formID)?:
-      let page = try await browser.send("GET", url, stopAt: loginPath)
+      let page = try await browser.send(.get, url, stopAt: loginPath)
       try Self.checkTransient(page.response)
       let forms = try await FormUserPage.document(page.response).forms
       let form = formID.map { id in forms.first { $0.id == id } } ?? forms.first { $0.method == "post" }
@@ -176,7 +176,7 @@ package final class FormProvider: IdentityProvider {
         form?.controls.filter(\.isHidden).compactMap { control in control.entry.map { (control.name, $0) } } ?? []
       referer = page.url
     }
-    let body = logout.method == "POST" ? FormBody(entries.map { ($0.name, .text($0.value)) }).bytes : nil
+    let body = logout.method == .post ? FormBody(entries.map { ($0.name, .text($0.value)) }).bytes : nil
     let exchange = try await browser.send(
       logout.method, logout.url, body: body, referer: referer, headers: headers, follow: false)
     try StatusRule(success: 200..<400, reportsStatus: true).check(exchange.response, "logout")

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthCrypto
 import AuthStorage
 import AuthSupport
@@ -5,7 +6,7 @@ import AuthSupport
 /// The embedded accounts provider: users live in the store, passwords as KDF hashes, access
 /// tokens are EdDSA JWTs, refresh tokens rotate on every use and a reused one revokes its family.
 package final class LocalProvider: IdentityProvider {
-  package let kind = "local"
+  package let kind = ProviderKind.local
 
   private let stores: LazyStore
   private let clock: any Clock

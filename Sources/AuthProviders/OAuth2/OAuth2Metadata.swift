@@ -5,9 +5,9 @@ import Synchronization
 /// Where the server's endpoints are and which ID-token algorithms it signs with: from the discovery document
 /// (OIDC Discovery 1.0 §3) or from the profile's explicit endpoints.
 struct OAuth2Metadata: Sendable, Equatable {
-  /// The only algorithms an ID token may use: asymmetric, verified with the issuer's JWKS. `none` would accept
-  /// a forged token, and `HS*` would make the client secret a signing key, so neither is ever accepted,
-  /// whatever the server announces.
+  /// The only algorithms an ID token may use: asymmetric, verified with the issuer's JWKS. `none` and `HS*` are
+  /// never accepted, whatever the server announces or the token's header says (RFC 8725 §3.1–3.2): `none` would
+  /// skip the check, and `HS*` would let a token signed with the public key pass as a key-confusion forgery.
   static let verifiableAlgorithms: [JWSAlgorithm] = [.rs256, .es256]
 
   var tokenEndpoint: String

@@ -1,7 +1,9 @@
+import AuthConfig
+
 extension OAuth2Provider {
   /// The device flow or the authorization code flow, when the profile allows it and the server has the
   /// endpoint it needs.
-  package func interactiveLogin(_ flow: InteractiveFlow, profile: String, prompt: @escaping LoginPromptSink)
+  package func interactiveLogin(_ flow: LoginFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
   {
     guard settings.flows.contains(flow) else {
@@ -11,6 +13,7 @@ extension OAuth2Provider {
     switch flow {
     case .device: return try await deviceLogin(endpoints, prompt: prompt)
     case .authorizationCode: return try await authorizationCodeLogin(endpoints, prompt: prompt)
+    case .password: throw ProviderError(.unsupported, "a password login is not interactive")
     }
   }
 

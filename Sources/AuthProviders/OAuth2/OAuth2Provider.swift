@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthCrypto
 import AuthHTTP
 import AuthJSON
@@ -14,7 +15,7 @@ import AuthSupport
 /// Discovery and the JWKS are fetched on first use and kept for the life of the process (the JWKS is fetched
 /// again once when an ID token names a key it does not hold). Nothing here logs a token, code, secret or body.
 package final class OAuth2Provider: IdentityProvider {
-  package let kind = "oauth2"
+  package let kind = ProviderKind.oauth2
 
   /// Used when a token answer has neither `expires_in` nor a JWT `exp`: the common lifetime of an hour.
   static let defaultLifetime: Int64 = 3600

@@ -22,7 +22,7 @@ package struct OAuth2Settings: Sendable {
   /// The longest one request may take, retries included.
   package var timeout: Duration
   /// The interactive flows the profile allows.
-  package var flows: [InteractiveFlow]
+  package var flows: [LoginFlow]
   /// How long an interactive login waits for the user, in seconds (a device code's own lifetime may be
   /// shorter).
   package var interactiveTimeout: Int64
@@ -30,7 +30,7 @@ package struct OAuth2Settings: Sendable {
   package init(
     issuer: String, clientID: String, clientSecret: SecretBytes? = nil, scopes: [String] = ["openid"],
     allowPasswordGrant: Bool = false, endpoints: Endpoints? = nil, idTokenLeeway: Int64 = 60,
-    timeout: Duration = .seconds(30), flows: [InteractiveFlow] = InteractiveFlow.allCases,
+    timeout: Duration = .seconds(30), flows: [LoginFlow] = LoginFlow.interactive,
     interactiveTimeout: Int64 = 300
   ) {
     self.issuer = issuer

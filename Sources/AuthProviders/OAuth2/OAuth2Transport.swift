@@ -20,7 +20,7 @@ struct OAuth2Transport: Sendable {
     }
     return try await send(
       HTTPRequest(
-        method: "GET", url: url, headers: headers, redirects: followRedirects ? .followSameOrigin(max: 2) : .refuse))
+        method: .get, url: url, headers: headers, redirects: followRedirects ? .followSameOrigin(max: 2) : .refuse))
   }
 
   /// A client-authenticated form POST (RFC 6749 §2.3.1). Not idempotent: a replayed refresh would spend a
@@ -37,7 +37,7 @@ struct OAuth2Transport: Sendable {
       form.append("client_id", .text(clientID))
     }
     return try await send(
-      HTTPRequest(method: "POST", url: url, headers: headers, body: form.bytes, redirects: .refuse, idempotent: false))
+      HTTPRequest(method: .post, url: url, headers: headers, body: form.bytes, redirects: .refuse, idempotent: false))
   }
 
   /// Sends within `timeout`, mapping a missing answer to `ProviderError` (see `RemoteFailures`).

@@ -65,8 +65,8 @@ struct TokenAnswer: Sendable {
   }
 
   /// The `error` code of an OAuth error answer (RFC 6749 §5.2), when it is one and the code is within the
-  /// characters the RFC allows, so it can travel to the host as `provider` without carrying anything else a
-  /// server put there.
+  /// characters the RFC allows (%x20-21 / %x23-5B / %x5D-7E), so it can travel to the host as `provider`
+  /// without escaping surprises; `error_description` never travels.
   static func errorCode(_ response: HTTPResponse) -> String? {
     guard case .object(let answer)? = try? JSONParser.parse(response.body), let code = answer["error"]?.stringValue,
       (1...64).contains(code.utf8.count),

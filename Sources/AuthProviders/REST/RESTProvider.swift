@@ -12,7 +12,7 @@ import AuthSupport
 /// transport failures go through `RemoteFailures`, like every remote provider. Nothing here logs a body, a token
 /// or a password: log lines carry statuses and reasons only.
 package final class RESTProvider: IdentityProvider {
-  package let kind = "rest"
+  package let kind = ProviderKind.rest
 
   /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
   static let defaultLifetimeSeconds: Int64 = 300
@@ -156,7 +156,7 @@ package final class RESTProvider: IdentityProvider {
   private func remoteUser(accessToken: SecretBytes, fallbackUsername: String?) async throws -> UserInfo {
     guard let endpoint = config.user else { throw ProviderError(.unsupported, "no user endpoint configured") }
     let response = try await send(
-      endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == "GET")
+      endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == .get)
     try StatusRule.accessToken.check(response, "rest user endpoint")
     guard let answer = RESTAnswer.json(response.body) else {
       throw ProviderError(.badResponse, "rest user answer is not JSON")

@@ -54,7 +54,7 @@ final class OAuth2StubServer: HTTPClient {
   @Sendable func defaultAnswer(_ request: HTTPRequest) throws -> HTTPResponse {
     let issuer = OAuth2Fixture.issuer
     switch (request.method, request.url) {
-    case ("GET", issuer + "/.well-known/openid-configuration"):
+    case (.get, issuer + "/.well-known/openid-configuration"):
       return Self.json(
         200,
         .object([
@@ -63,13 +63,13 @@ final class OAuth2StubServer: HTTPClient {
           "revocation_endpoint": .string(issuer + "/revoke"),
           "id_token_signing_alg_values_supported": .array(algorithms.withLock { $0 }.map(JSONValue.string)),
         ]))
-    case ("GET", issuer + "/jwks"):
+    case (.get, issuer + "/jwks"):
       return Self.json(200, .object(["keys": .array(jwks.withLock { $0 }.map(\.jwk))]))
-    case ("POST", issuer + "/token"):
+    case (.post, issuer + "/token"):
       return try tokenAnswer()
-    case ("GET", issuer + "/userinfo"):
+    case (.get, issuer + "/userinfo"):
       return Self.json(200, .object(["sub": "42", "preferred_username": "alice", "email": "alice@example.com"]))
-    case ("POST", issuer + "/revoke"):
+    case (.post, issuer + "/revoke"):
       return HTTPResponse(status: 200, headers: [], body: [], finalURL: "")
     default:
       return Self.json(404, .object(["error": "not_found"]))

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthProviders
 import AuthStorage
 import Synchronization
@@ -44,7 +45,8 @@ final class TestProvider: IdentityProvider {
   }
 
   let base: LocalProvider
-  let kind = "test"
+  /// Not the wrapped provider's kind, so `status` tests can tell that the provider's own kind is reported.
+  let kind = ProviderKind.rest
   /// When set, a refresh fires `refreshStarted` and then waits for this before going to the local provider.
   let refreshGate: Signal?
   let refreshStarted = Signal()

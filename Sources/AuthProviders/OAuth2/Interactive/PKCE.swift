@@ -1,10 +1,11 @@
 import AuthCrypto
 
-/// Proof Key for Code Exchange (RFC 7636) with the S256 method only: `plain` would put the verifier itself in
-/// the authorization URL, where anyone who sees the URL could redeem the code.
+/// Proof Key for Code Exchange (RFC 7636) with the S256 method only: `plain` would put the verifier on the
+/// front channel, where anyone who sees the authorization URL could redeem the code (RFC 9700 §2.1.1).
 struct PKCE: Sendable {
-  /// 43 characters of `[A-Za-z0-9-_]`: 32 CSPRNG bytes in base64url (§4.1's recommendation: 256 bits, beyond
-  /// guessing). Sent only to the token endpoint, over the back channel.
+  /// 43 characters of `[A-Za-z0-9-_]`: 32 CSPRNG bytes in base64url (§4.1's recommendation; 256 bits, well
+  /// past RFC 6749 §10.10's 2^-128 bound on guessing a credential). Sent only to the token endpoint, over the
+  /// back channel.
   let verifier: SecretBytes
   /// `BASE64URL(SHA256(ASCII(verifier)))` (§4.2); goes into the authorization URL.
   let challenge: String

@@ -1,0 +1,59 @@
+import AuthHTTP
+import AuthJSON
+import AuthProtocol
+import AuthProviders
+import AuthSession
+import AuthStorage
+import Testing
+
+@testable import AuthDispatch
+
+/// The module errors `ErrorTranslator` maps code by code, and what happens to one it does not know.
+@Suite struct ErrorTranslatorModuleTests {
+  static func translate(_ error: any Error) -> (error: RPCError, reports: [String]) {
+    let reports = EventLog()
+    let translated = ErrorTranslator(report: { reports.append($0) }).translate(error, locale: .en)
+    return (translated, reports.all)
+  }
+
+  @Test(arguments: [
+    (SessionError(.sessionExpired), ErrorKind.sessionExpired), (SessionError(.unsupported), .unsupported),
+    (SessionError(.notLoggedIn(lastAccount: nil)), .notLoggedIn), (SessionError(.unknownProfile("x")), .configError),
+  ])
+  func sessionErrorsMapByCodeAndAreNotReported(error: SessionError, kind: ErrorKind) {
+    let (translated, reports) = Self.translate(error)
+    #expect(translated.kind == kind)
+    #expect(reports.isEmpty)
+  }
+
+  @Test(arguments: [
+    (ProviderError(.invalidCredentials, "x"), ErrorKind.invalidCredentials), (ProviderError(.timeout, "x"), .timeout),
+    (ProviderError(.sessionRejected, "x"), .sessionExpired), (ProviderError(.tlsError, "x"), .tlsError),
+    (ProviderError(.declined, "x"), .invalidCredentials), (ProviderError(.notCompleted, "x"), .timeout),
+  ])
+  func providerErrorsMapByCodeAndAreReported(error: ProviderError, kind: ErrorKind) {
+    let (translated, reports) = Self.translate(error)
+    #expect(translated.kind == kind)
+    #expect(reports == ["provider: \(error.description)"])
+  }
+
+  @Test(arguments: [
+    (StorageError(.unavailable, "x"), ErrorKind.storageUnavailable), (StorageError(.corrupt, "x"), .storageCorrupt),
+    (StorageError(.invalidConfiguration, "x"), .configError), (StorageError(.internalError, "x"), .internal),
+  ])
+  func storageErrorsMapByCodeAndAreReported(error: StorageError, kind: ErrorKind) {
+    let (translated, reports) = Self.translate(error)
+    #expect(translated.kind == kind)
+    #expect(reports == ["storage: \(error.description)"])
+  }
+
+  /// A module error no case names — here an `HTTPError` a provider failed to translate — is not guessed at: it
+  /// is `internal`, and only its type name is logged (its detail could name a host or a path).
+  @Test func aModuleErrorWithoutACaseIsInternalAndLoggedByTypeName() {
+    let (translated, reports) = Self.translate(HTTPError(.timeout, "https://secret.example/x?code=c"))
+    #expect(translated.kind == .internal)
+    #expect(translated.message == "Internal error.")
+    #expect(reports == ["internal error: HTTPError"])
+    #expect(!JSONWriter.string(translated.json).contains("secret"))
+  }
+}
