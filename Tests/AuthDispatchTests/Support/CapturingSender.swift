@@ -36,7 +36,7 @@ final class CapturingSender: MessageSender {
 
   /// Waits until at least `count` messages were sent (failing the test after `timeout`).
   @discardableResult
-  func wait(for count: Int, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation)
+  func wait(for count: Int, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation)
     async throws -> [JSONValue]
   {
     let clock = ContinuousClock()
@@ -52,9 +52,9 @@ final class CapturingSender: MessageSender {
   }
 
   /// Waits until the barrier request `id` was answered (failing the test after `timeout`).
-  func waitForBarrier(_ id: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation)
-    async throws
-  {
+  func waitForBarrier(
+    _ id: String, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while !barriersAnswered.withLock({ $0.contains(id) }) {

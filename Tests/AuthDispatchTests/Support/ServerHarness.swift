@@ -65,14 +65,17 @@ struct ServerHarness {
     try await sender.waitForBarrier(id, sourceLocation: sourceLocation)
   }
 
-  /// The strongest barrier, for a test where nothing is meant to stay pending: `barrier()`, then `drain` until
-  /// no task is left (notifications' tasks included; a task's answer is out before it leaves). After it, the
-  /// server has sent everything it ever will for the input so far. Returns what was sent.
+  /// The strongest barrier, for a test where nothing is meant to stay pending: a `validate` request, which is
+  /// answered on the calling thread, so once it is answered every earlier message has been dispatched; then
+  /// `drain` until no task is left (notifications' tasks included; a task's answer is out before it leaves).
+  /// After it, the server has sent everything it ever will for the input so far. Returns what was sent.
   @discardableResult
   func settle(sourceLocation: SourceLocation = #_sourceLocation) async throws -> [JSONValue] {
-    try await barrier(sourceLocation: sourceLocation)
+    let id = CapturingSender.barrierPrefix + String(barriers.increment())
+    request("validate", id: #"""# + id + #"""#, params: #"{"username":"abc"}"#)
+    try await sender.waitForBarrier(id, sourceLocation: sourceLocation)
     // The timeout is a hang guard: nothing in a settled test waits on a gate.
-    await drain(timeoutMilliseconds: 60_000)
+    await drain(timeoutMilliseconds: 120_000)
     return sender.messages
   }
 
