@@ -11,6 +11,22 @@ import Testing
     for _ in 0..<5_000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
   }
 
+  /// A barrier for "nothing ran yet": starts an independent request after the others and waits until it has run.
+  /// `start` orders a request against its profile's earlier ones before it returns, and a task started after
+  /// theirs has had its turn: had one of them not been held back, it would have run by now.
+  static func barrier(_ requests: InFlightRequests, sourceLocation: SourceLocation = #_sourceLocation)
+    async throws
+  {
+    let ran = EventLog()
+    let started = requests.start(id: nil, profile: nil, plan: CallPlan(ordering: .independent)) {
+      ran.append("barrier")
+      return nil
+    }
+    try #require(started, "the barrier was refused", sourceLocation: sourceLocation)
+    try await eventually { !ran.all.isEmpty }
+    try #require(!ran.all.isEmpty, "the barrier never ran", sourceLocation: sourceLocation)
+  }
+
   @Test func startRefusesPastTheLimit() async throws {
     let requests = InFlightRequests(limit: 2)
     let gates = Gates()
@@ -90,12 +106,12 @@ import Testing
     start("read 2", .readsSession)
     start("change 2", .changesSession)
     start("read 3", .readsSession)
-    try await Task.sleep(for: .milliseconds(20))
+    try await Self.barrier(requests)
     #expect(log.all.isEmpty, "everything waits for the first change")
     gates.open("change 1")
     try await Self.eventually { log.all.count == 2 }
     #expect(log.all == ["change 1", "read 2"], "reads run concurrently once the change is done")
-    try await Task.sleep(for: .milliseconds(20))
+    try await Self.barrier(requests)
     #expect(log.all.count == 2, "the second change waits for read 1")
     gates.open("read 1")
     try await Self.eventually { log.all.count == 5 }

@@ -48,9 +48,9 @@ import Testing
   static func answers(to text: String, expecting count: Int) async throws -> [JSONValue] {
     let harness = harness()
     harness.receive(text)
-    let sent = try await harness.sender.wait(for: count)
-    try await Task.sleep(for: .milliseconds(5))
-    #expect(harness.sender.count == count, "no more answers than expected")
+    try await harness.sender.wait(for: count)
+    let sent = try await harness.settle()
+    #expect(sent.count == count, "no more answers than expected")
     return sent
   }
 
@@ -76,8 +76,7 @@ import Testing
     let harness = Self.harness()
     harness.receive(#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#)
     harness.receive(#"{"jsonrpc": "2.0", "method": "foobar"}"#)
-    try await Task.sleep(for: .milliseconds(10))
-    #expect(harness.sender.count == 0)
+    #expect(try await harness.settle().count == 0)
   }
 
   @Test func rpcCallOfNonExistentMethod() async throws {
@@ -171,7 +170,6 @@ import Testing
     harness.receive(
       #"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#
     )
-    try await Task.sleep(for: .milliseconds(10))
-    #expect(harness.sender.count == 0)
+    #expect(try await harness.settle().count == 0)
   }
 }

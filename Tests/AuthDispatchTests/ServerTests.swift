@@ -41,7 +41,7 @@ import Testing
     #expect(early.map(\.id) == [4])
     #expect(!harness.log.all.contains("start default a2"), "a2 waits for a1")
     harness.gates.open("a3")  // opened early: a3 must still wait for a1 and a2
-    try await Task.sleep(for: .milliseconds(20))
+    try await harness.barrier()
     #expect(harness.sender.count == 1)
     harness.gates.open("a1")
     let all = try await harness.sender.wait(for: 5)
@@ -84,7 +84,7 @@ import Testing
     harness.notify("$/cancelRequest", params: #"{"id":7}"#)  // the number 7 is not the string "7"
     harness.notify("$/cancelRequest", params: #"{"id":"nope"}"#)
     harness.notify("$/cancelRequest")
-    try await Task.sleep(for: .milliseconds(20))
+    try await harness.barrier()
     #expect(harness.sender.count == 0)
     harness.notify("$/cancelRequest", params: #"{"id":"7"}"#)
     let answers = try await harness.sender.wait(for: 1)
@@ -124,6 +124,7 @@ import Testing
     #expect(answer(2, in: first)?.errorKind == "cancelled")
     #expect(!harness.log.all.contains("end default slow"))
     // …and the session change queued after it still waits for the slow one.
+    try await harness.barrier()
     #expect(!harness.log.all.contains("start default after"))
     harness.gates.open("slow")
     let answers = try await harness.sender.wait(for: 3)
@@ -194,7 +195,7 @@ import Testing
           ServerHarness.request("validate", id: "3", params: #"{"email":"a@b.co"}"#),
           ServerHarness.request("nope", id: "4"),
         ].joined(separator: ",") + "]")
-    try await Task.sleep(for: .milliseconds(20))
+    try await harness.barrier()  // the batch's quick answers are in; "slow" still waits on its gate
     #expect(harness.sender.count == 0, "nothing goes out before the whole batch is answered")
     harness.gates.open("g")
     let sent = try await harness.sender.wait(for: 1)
@@ -207,7 +208,7 @@ import Testing
     #expect(batch[3].result?["valid"] == true)
     #expect(batch[4].errorCode == -32601)
     // The notification is a session change: it runs after the earlier read ("slow") on its profile.
-    for _ in 0..<5_000 where !harness.log.all.contains("end default n") { try await Task.sleep(for: .milliseconds(1)) }
+    try await harness.settle()
     #expect(harness.log.all.contains("end default n"), "the notification in the batch ran")
   }
 
@@ -217,10 +218,9 @@ import Testing
       "[" + ServerHarness.notification("record", params: #"{"tag":"x"}"#) + ","
         + ServerHarness.notification("validate", params: #"{"username":"a"}"#) + ","
         + ServerHarness.notification("nope") + "]")
-    for _ in 0..<1_000 where !harness.log.all.contains("end default x") { try await Task.sleep(for: .milliseconds(1)) }
-    try await Task.sleep(for: .milliseconds(10))
+    let sent = try await harness.settle()
     #expect(harness.log.all.contains("end default x"))
-    #expect(harness.sender.count == 0)
+    #expect(sent.count == 0)
   }
 
   @Test func invalidBatchesAreSingleErrors() {
@@ -251,9 +251,9 @@ import Testing
     harness.notify("nope")
     harness.notify("record", params: #"{"tag":"n","unknown":1}"#)  // bad params: dropped silently
     harness.notify("record", params: #"{"tag":"ok"}"#)
-    for _ in 0..<1_000 where !harness.log.all.contains("end default ok") { try await Task.sleep(for: .milliseconds(1)) }
+    let sent = try await harness.settle()
     #expect(harness.log.all == ["start default ok", "end default ok"])
-    #expect(harness.sender.count == 0)
+    #expect(sent.count == 0)
   }
 
   @Test func protocolErrorsAreAnsweredToNullOrTheRecoveredID() {

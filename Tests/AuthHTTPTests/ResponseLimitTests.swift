@@ -93,10 +93,10 @@ extension LiveServerTests {
       let started = ContinuousClock.now
       let task = Task { () async -> HTTPError? in
         await httpError { () async throws(HTTPError) in
-          try await client.send(HTTPRequest(url: server.url("/stall?seconds=4")))
+          try await client.send(HTTPRequest(url: server.url("/stall?seconds=4&key=cancel")))
         }
       }
-      try await Task.sleep(for: .milliseconds(200))
+      try await server.waitForRequest("cancel")
       task.cancel()
       #expect(await task.value?.code == .cancelled)
       // Long before the server's 4 s stall ends (a hang guard, not a speed test).

@@ -99,10 +99,10 @@ extension LiveServerTests {
       let pid = client.workerProcessID
       let task = Task { () async -> HTTPError? in
         await httpError { () async throws(HTTPError) in
-          try await client.send(HTTPRequest(url: server.url("/stall?seconds=4")))
+          try await client.send(HTTPRequest(url: server.url("/stall?seconds=4&key=cancel")))
         }
       }
-      try await Task.sleep(for: .milliseconds(200))
+      try await server.waitForRequest("cancel")
       let cancelled = ContinuousClock.now
       task.cancel()
       #expect(await task.value?.code == .cancelled)
@@ -141,10 +141,10 @@ extension LiveServerTests {
       let first = try #require(client.workerProcessID)
       let task = Task { () async -> HTTPError? in
         await httpError { () async throws(HTTPError) in
-          try await client.send(HTTPRequest(url: server.url("/stall?seconds=3")))
+          try await client.send(HTTPRequest(url: server.url("/stall?seconds=3&key=killed")))
         }
       }
-      try await Task.sleep(for: .milliseconds(200))
+      try await server.waitForRequest("killed")
       let killed = ContinuousClock.now
       kill(first, SIGKILL)
       let error = await task.value

@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func everyProductKindExists() {
-    // PRODUCT.md §3, plus the four protocol kinds.
+    // The kinds the product promises hosts, plus the four protocol kinds.
     let product = [
       "validation_failed", "invalid_credentials", "not_logged_in", "session_expired", "rate_limited",
       "network_unavailable", "timeout", "server_error", "bad_response", "tls_error", "storage_unavailable",

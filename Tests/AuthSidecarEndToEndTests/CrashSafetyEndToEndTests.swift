@@ -6,8 +6,8 @@ import Testing
 #endif
 
 extension StorageBarSuites {
-  /// PRODUCT.md §10: "kill -9 at any moment never loses a committed session or a rotated refresh token"
-  /// (security.md T13, random-time kills).
+  /// kill -9 at any moment never loses a committed session or a rotated refresh token (a rotated token lost would
+  /// log the user out at the next refresh), checked with kills at random times.
   ///
   /// One state dir, one account, logged in. Each iteration starts a sidecar, writes a burst of login /
   /// refreshToken {force} / logout requests and kills it with SIGKILL at a random moment: 0–30 ms after

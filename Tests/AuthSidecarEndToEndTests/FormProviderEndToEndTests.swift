@@ -14,7 +14,6 @@ import Testing
 /// Each test starts its own server (≈ 0.5 s). Evidence comes from the server's `/_test/counters`; nothing is
 /// timed, a hung call fails after the harness's generous 60 s guard.
 @Suite(.serialized) struct FormProviderEndToEndTests {
-  typealias REST = RESTProviderEndToEndTests
   static let password = "correct horse battery staple"
   static let alice = ["username": "alice", "password": password]
 
@@ -36,7 +35,7 @@ import Testing
     #expect(session["tokenType"] as? String == "cookie")
     #expect(session["accessToken"] == nil)
     // Django's sessionid lives two weeks (Max-Age 1209600): expiresAt is the cookie's.
-    let expiresAt = try #require(REST.unixTime(session["expiresAt"]))
+    let expiresAt = try #require(unixTime(session["expiresAt"]))
     #expect(abs(expiresAt - (started + 1_209_600)) < 60, "expiresAt \(session["expiresAt"] ?? "-")")
 
     let fetched = sidecar.call("getUser", ["refresh": true])
@@ -54,11 +53,11 @@ import Testing
     #expect((capabilities?["providers"] as? [String])?.contains("form") == true)
 
     let counters = try harness.counters()
-    #expect(REST.count(counters, "login", "form") == 1)
+    #expect(counters.count("login", "form") == 1)
     // The login's redirect to the profile (followed, as a browser does, and read for the user), getUser
     // {refresh: true}, and the forced refresh.
-    #expect(REST.count(counters, "user", "form") == 3)
-    #expect(REST.count(counters, "csrf_rejected", "form") == 0)
+    #expect(counters.count("user", "form") == 3)
+    #expect(counters.count("csrf_rejected", "form") == 0)
     _ = sidecar.finish()
   }
 
@@ -111,8 +110,8 @@ import Testing
       #expect(sidecar.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
     }
     let counters = try harness.counters()
-    #expect(REST.count(counters, "login_failed", "form") == 4)
-    #expect(REST.count(counters, "csrf_rejected", "form") == 0)
+    #expect(counters.count("login_failed", "form") == 4)
+    #expect(counters.count("csrf_rejected", "form") == 0)
     _ = sidecar.finish()
   }
 
@@ -129,10 +128,10 @@ import Testing
     let sidecar = try harness.sidecar()
     let answer = sidecar.call("login", Self.alice)
     #expect(answer.errorKind == "bad_response", "login: \(answer)")
-    #expect(REST.errorData(answer)?["status"] as? Int == 403)
+    #expect(answer.errorData?["status"] as? Int == 403)
     let counters = try harness.counters()
-    #expect(REST.count(counters, "csrf_rejected", "form") == 1)
-    #expect(REST.count(counters, "login", "form") == 0)
+    #expect(counters.count("csrf_rejected", "form") == 1)
+    #expect(counters.count("login", "form") == 0)
     _ = sidecar.finish()
   }
 
@@ -161,7 +160,7 @@ import Testing
     let counters = try harness.counters()
     let requests = counters["requests"] as? [String: Int] ?? [:]
     #expect(requests.keys.filter { $0.hasPrefix("POST") }.isEmpty, "requests: \(requests)")
-    #expect(REST.requests(counters, "GET /accounts/login-offsite/") == 1)
+    #expect(counters.requests("GET /accounts/login-offsite/") == 1)
     let stderr = sidecar.finish()
     #expect(!stderr.contains("127.0.0.2:1/"), "a request went to 127.0.0.2: \(stderr)")
   }
@@ -174,13 +173,7 @@ import Testing
   @Test func logoutEndsTheSessionAtTheServer() throws {
     let harness = try Harness("logout")
     defer { harness.stop() }
-    let first = try harness.sidecar()
-    for profile in ["default", "json"] {
-      #expect(first.call("login", Self.alice.merging(["profile": profile]) { $1 }).result != nil)
-    }
-    _ = first.finish()
-    let copy = try harness.copyOfState("form-logout-copy")
-    defer { copy.remove() }
+    let copy = try harness.loginAndCopyState(Self.alice, profiles: ["default", "json"])
 
     let original = try harness.sidecar()
     for profile in ["default", "json"] {
@@ -189,8 +182,8 @@ import Testing
       #expect(original.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
     }
     var counters = try harness.counters()
-    #expect(REST.count(counters, "logout", "form") == 2)
-    #expect(REST.count(counters, "csrf_rejected", "form") == 0)
+    #expect(counters.count("logout", "form") == 2)
+    #expect(counters.count("csrf_rejected", "form") == 0)
     _ = original.finish()
 
     let clone = try harness.sidecar(state: copy)
@@ -200,86 +193,12 @@ import Testing
       #expect(clone.call("getUser", ["profile": profile]).errorKind == "not_logged_in")
     }
     counters = try harness.counters()
-    #expect((REST.count(counters, "user_unauthorized", "form") ?? 0) >= 2)
-    #expect(clone.notifications.contains { REST.state($0) == "expired" })
+    #expect((counters.count("user_unauthorized", "form") ?? 0) >= 2)
+    #expect(clone.notifications.contains { $0.sessionState == "expired" })
     _ = clone.finish()
   }
 
-  // MARK: - A down, slow or overloaded server
-
-  @Test func aDownServerKeepsTheSessionAndAnswersStale() throws {
-    let harness = try Harness("down")
-    defer { harness.stop() }
-    let sidecar = try harness.sidecar()
-    #expect(sidecar.call("login", Self.alice).result != nil)
-    harness.stopServer()
-    let fetched = sidecar.call("getUser", ["refresh": true])
-    #expect(fetched.result?["stale"] as? Bool == true, "getUser: \(fetched)")
-    #expect((fetched.result?["user"] as? [String: Any])?["username"] as? String == "alice")
-    let refresh = sidecar.call("refreshToken", ["force": true])
-    #expect(refresh.errorKind == "network_unavailable", "refreshToken: \(refresh)")
-    #expect(sidecar.call("getUser").result?["user"] != nil)
-    #expect(!sidecar.notifications.contains { REST.state($0) == "expired" })
-    #expect(sidecar.call("login", Self.alice.merging(["profile": "json"]) { $1 }).errorKind == "network_unavailable")
-    _ = sidecar.finish()
-  }
-
-  @Test func aRetryAfterIsHandedBackAsRateLimited() throws {
-    let harness = try Harness("429")
-    defer { harness.stop() }
-    try harness.fault([
-      "path": "/accounts/login/", "method": "GET", "mode": "status", "status": 429, "retry_after": 120,
-    ])
-    let sidecar = try harness.sidecar()
-    let answer = sidecar.call("login", Self.alice)
-    #expect(answer.errorKind == "rate_limited", "login: \(answer)")
-    #expect(REST.errorData(answer)?["retryAfter"] as? Int == 120)
-    _ = sidecar.finish()
-  }
-
-  @Test func internalServerErrorIsServerError() throws {
-    let harness = try Harness("500")
-    defer { harness.stop() }
-    try harness.fault(["path": "/accounts/login/", "method": "POST", "mode": "status", "status": 500])
-    let sidecar = try harness.sidecar()
-    let answer = sidecar.call("login", Self.alice)
-    #expect(answer.errorKind == "server_error", "login: \(answer)")
-    #expect(REST.errorData(answer)?["status"] as? Int == 500)
-    _ = sidecar.finish()
-  }
-
-  @Test func aStallingServerTimesOut() throws {
-    let harness = try Harness("stall", timeoutSeconds: 1)
-    defer { harness.stop() }
-    try harness.fault(["path": "/accounts/login/", "method": "GET", "mode": "stall", "stall_seconds": 20])
-    let sidecar = try harness.sidecar()
-    let answer = sidecar.call("login", Self.alice)
-    #expect(answer.errorKind == "timeout", "login: \(answer)")
-    #expect(REST.errorData(answer)?["retryable"] as? Bool == true)
-    _ = sidecar.finish()
-  }
-
-  // MARK: - Secrets
-
-  /// At trace level stderr shows requests and statuses, never the password, a cookie value or a CSRF token.
-  @Test func noSecretReachesStderrAtTraceLevel() throws {
-    let harness = try Harness("hygiene")
-    defer { harness.stop() }
-    let sidecar = try harness.sidecar(logLevel: "trace")
-    for profile in ["default", "json"] {
-      #expect(sidecar.call("login", Self.alice.merging(["profile": profile]) { $1 }).result != nil)
-      #expect(sidecar.call("getUser", ["profile": profile, "refresh": true]).result != nil)
-    }
-    _ = sidecar.call("login", ["username": "alice", "password": "a wrong password, also secret"])
-    let cookies = try Self.cookieValues(stateDirectory: harness.fixture.stateDirectory, profile: "json")
-    for profile in ["default", "json"] { _ = sidecar.call("logout", ["profile": profile]) }
-    let stderr = sidecar.finish()
-    #expect(stderr.contains("/accounts/login/"), "stderr: \(stderr)")
-    #expect(cookies.count >= 2, "cookies: \(cookies.keys)")
-    for secret in [Self.password, "a wrong password, also secret"] + Array(cookies.values) {
-      #expect(!stderr.contains(secret), "a secret is in stderr")
-    }
-  }
+  // A down, slow or overloaded server, and secret hygiene at trace level: RemoteProviderEndToEndTests.
 
   /// The profile's stored cookies, decrypted with the store key: secrets that never leave the sidecar.
   static func cookieValues(stateDirectory: String, profile: String) throws -> [String: String] {

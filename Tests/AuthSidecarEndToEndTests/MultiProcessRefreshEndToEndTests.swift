@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 extension StorageBarSuites {
-  /// PRODUCT.md §10: "8 processes refreshing one profile at once make one network refresh per expiry and lose
-  /// nothing" (security.md T9, T11), through eight real sidecars sharing one state dir and one profile.
+  /// Eight processes refreshing one profile at once make one network refresh per expiry and lose nothing (with
+  /// rotating refresh tokens a second refresh would spend a token already spent, and the server would end the
+  /// session), through eight real sidecars sharing one state dir and one profile.
   ///
   /// Every sidecar runs on the same fixed test clock, so the expiry storm below is deterministic. No
   /// `--test-seed`: eight processes with one seed would mint identical tokens.
@@ -44,7 +45,7 @@ extension StorageBarSuites {
     }
 
     static func stateChanges(_ notifications: [[String: Any]], _ state: String) -> Int {
-      notifications.filter { ($0["params"] as? [String: Any])?["state"] as? String == state }.count
+      notifications.filter { $0.sessionState == state }.count
     }
 
     @Test func forcedRefreshStormsLoseNothing() throws {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 extension StorageBarSuites {
-  /// PRODUCT.md §7: "Safe for many sidecar processes at once … a busy timeout instead of 'database is locked'
-  /// failures" (security.md T18). Eight sidecars on one state dir each register 100 accounts of their own and
+  /// Many sidecar processes may share one state dir: a writer waits its turn (a busy timeout) instead of failing
+  /// with "database is locked". Eight sidecars on one state dir each register 100 accounts of their own and
   /// log each one in, all at the same time: every call succeeds and all 800 accounts are there at the end.
   @Suite(.serialized) struct MultiProcessWritesEndToEndTests {
     static let processes = 8

@@ -23,13 +23,13 @@ import Testing
     #expect(prompt["flow"] as? String == "device")
     #expect(prompt["id"] as? Int == id)
     #expect((prompt["verificationUri"] as? String)?.hasPrefix(harness.server.url + "/o/device") == true, "\(prompt)")
-    #expect(OAuth2ProviderEndToEndTests.unixTime(prompt["expiresAt"]) != nil)
+    #expect(unixTime(prompt["expiresAt"]) != nil)
     let userCode = try #require(prompt["userCode"] as? String)
 
     try harness.approve(userCode, as: "alice", "accept")
     let login = sidecar.answer(for: id)
     #expect((login.result?["user"] as? [String: Any])?["username"] as? String == "alice", "login: \(login)")
-    #expect(sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
+    #expect(sidecar.notifications.contains { $0.sessionState == "loggedIn" })
 
     let fetched = sidecar.call("getUser", ["refresh": true])
     #expect(fetched.result?["stale"] as? Bool == false, "getUser: \(fetched)")
@@ -50,7 +50,7 @@ import Testing
     try harness.approve(userCode, as: "alice", "deny")
     let login = sidecar.answer(for: id)
     #expect(login.errorKind == "invalid_credentials", "\(login)")
-    #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "access_denied")
+    #expect(login.errorData?["provider"] as? String == "access_denied")
     #expect((login["error"] as? [String: Any])?["message"] as? String == "登录未获批准。")
     #expect(sidecar.call("getUser").errorKind == "not_logged_in")
     _ = sidecar.finish()
@@ -70,7 +70,7 @@ import Testing
     // Approving now changes nothing: the sidecar stopped polling.
     try harness.approve(userCode, as: "alice", "accept")
     #expect(sidecar.call("getUser").errorKind == "not_logged_in")
-    #expect(!sidecar.notifications.contains { OAuth2ProviderEndToEndTests.state($0) == "loggedIn" })
+    #expect(!sidecar.notifications.contains { $0.sessionState == "loggedIn" })
     _ = sidecar.finish()
   }
 
@@ -118,7 +118,7 @@ import Testing
     #expect(sidecar.prompt(for: id) != nil)
     let login = sidecar.answer(for: id)
     #expect(login.errorKind == "bad_response", "\(login)")
-    #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "invalid_client")
+    #expect(login.errorData?["provider"] as? String == "invalid_client")
     _ = sidecar.finish()
   }
 
@@ -189,7 +189,7 @@ import Testing
     #expect(page.status == 200)
     let login = sidecar.answer(for: id)
     #expect(login.errorKind == "invalid_credentials", "\(login)")
-    #expect(OAuth2ProviderEndToEndTests.errorData(login)?["provider"] as? String == "access_denied")
+    #expect(login.errorData?["provider"] as? String == "access_denied")
     #expect(sidecar.call("getUser", ["profile": "native"]).errorKind == "not_logged_in")
     _ = sidecar.finish()
   }
@@ -216,12 +216,12 @@ import Testing
     let password = "never-echoed-\(UUID().uuidString)"
     let refused = sidecar.call("login", ["flow": "device", "password": password])
     #expect(refused.errorKind == "validation_failed", "\(refused)")
-    let fields = OAuth2ProviderEndToEndTests.errorData(refused)?["fields"] as? [String: Any]
+    let fields = refused.errorData?["fields"] as? [String: Any]
     #expect(((fields?["password"] as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "not_taken")
     #expect(sidecar.call("login", ["flow": "phone"]).errorKind == "invalid_params")
     // flow "password" is the old login, with its validation.
     let noPassword = sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice"])
-    let passwordField = (OAuth2ProviderEndToEndTests.errorData(noPassword)?["fields"] as? [String: Any])?["password"]
+    let passwordField = (noPassword.errorData?["fields"] as? [String: Any])?["password"]
     #expect(((passwordField as? [String: Any])?["errors"] as? [[String: Any]])?.first?["code"] as? String == "required")
     let wrong = sidecar.call("login", ["flow": "password", "profile": "local", "account": "alice", "password": password])
     #expect(wrong.errorKind == "invalid_credentials", "\(wrong)")

@@ -58,11 +58,11 @@ extension OAuth2ProviderEndToEndTests {
 
       let counters = try harness.counters()
       let result = tally.withLock { $0 }
-      let refreshes = OAuth2ProviderEndToEndTests.count(counters, "refresh", "oauth2") ?? -1
-      let rejected = OAuth2ProviderEndToEndTests.count(counters, "refresh_rejected", "oauth2") ?? -1
-      let failed = OAuth2ProviderEndToEndTests.count(counters, "refresh_failed", "oauth2") ?? -1
+      let refreshes = counters.count("refresh", "oauth2") ?? -1
+      let rejected = counters.count("refresh_rejected", "oauth2") ?? -1
+      let failed = counters.count("refresh_failed", "oauth2") ?? -1
       let invalidGrant = counters["invalid_grant"] as? Int ?? -1
-      let unauthorized = OAuth2ProviderEndToEndTests.count(counters, "user_unauthorized", "oauth2") ?? -1
+      let unauthorized = counters.count("user_unauthorized", "oauth2") ?? -1
       let times = (counters["events"] as? [[String: Any]] ?? [])
         .filter { $0["action"] as? String == "refresh" && $0["outcome"] as? String == "refresh" }
         .compactMap { $0["t"] as? Double }.sorted()
@@ -119,8 +119,8 @@ extension OAuth2ProviderEndToEndTests {
         usleep(pauseMicroseconds)
       }
       tally.withLock { tally in
-        tally.refreshed += notifications.filter { OAuth2ProviderEndToEndTests.state($0) == "refreshed" }.count
-        tally.expired += notifications.filter { OAuth2ProviderEndToEndTests.state($0) == "expired" }.count
+        tally.refreshed += notifications.filter { $0.sessionState == "refreshed" }.count
+        tally.expired += notifications.filter { $0.sessionState == "expired" }.count
       }
     }
   }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 extension StorageBarSuites {
-  /// PRODUCT.md §10: "no secret ever appears in stdout outside its field, in stderr at any log level, in argv,
-  /// or in any file except the encrypted store" (security.md T29, T31, T33).
+  /// The product's promise: no secret ever appears in stdout outside its field, in stderr at any log level, in
+  /// argv, or in any file except the encrypted store (a leaked log, core file or `ps` line must give nothing away).
   ///
   /// Canaries: unique `CANARY-<uuid>` passwords. Secrets collected: the canaries, every access token the
   /// sidecar answered, and every refresh token it stored (those never leave the sidecar, so the test decrypts

@@ -61,17 +61,21 @@ import Testing
       let first = Task {
         try await store.withProfileLock("default") {
           events.append("first-in")
+          // Held until the second task is on its way to the lock (and a little longer, for it to get there):
+          // on a busy machine it may start late, and must not find the lock already free.
+          while !events.all.contains("second-asks") { try await Task.sleep(for: .milliseconds(5)) }
           try await Task.sleep(for: .milliseconds(100))
           events.append("first-out")
         }
       }
       while events.all.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
       let second = Task {
+        events.append("second-asks")
         try await store.withProfileLock("default") { () async in events.append("second") }
       }
       try await first.value
       try await second.value
-      #expect(events.all == ["first-in", "first-out", "second"])
+      #expect(events.all == ["first-in", "second-asks", "first-out", "second"])
     }
   }
 

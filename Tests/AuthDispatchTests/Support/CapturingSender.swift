@@ -4,11 +4,20 @@ import Synchronization
 import Testing
 
 /// Records every message the server sends, and lets a test wait for them.
+///
+/// Answers to barrier requests (string ids starting with `barrierPrefix`, see `ServerHarness.barrier()`) are
+/// kept apart: they prove the server got this far, and are not part of what the test inspects.
 final class CapturingSender: MessageSender {
+  static let barrierPrefix = "barrier "
   private let sent = Mutex<[OutgoingMessage]>([])
+  private let barriersAnswered = Mutex<Set<String>>([])
   private let hook = Mutex<(@Sendable (OutgoingMessage) -> Void)?>(nil)
 
   func send(_ message: OutgoingMessage) {
+    if let id = message.json["id"]?.stringValue, id.hasPrefix(Self.barrierPrefix) {
+      _ = barriersAnswered.withLock { $0.insert(id) }
+      return
+    }
     sent.withLock { $0.append(message) }
     // Outside the lock: a hook may feed the server, which may answer at once.
     hook.withLock { $0 }?(message)
@@ -27,7 +36,7 @@ final class CapturingSender: MessageSender {
 
   /// Waits until at least `count` messages were sent (failing the test after `timeout`).
   @discardableResult
-  func wait(for count: Int, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation)
+  func wait(for count: Int, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation)
     async throws -> [JSONValue]
   {
     let clock = ContinuousClock()
@@ -40,5 +49,20 @@ final class CapturingSender: MessageSender {
       try await Task.sleep(for: .milliseconds(1))
     }
     return messages
+  }
+
+  /// Waits until the barrier request `id` was answered (failing the test after `timeout`).
+  func waitForBarrier(
+    _ id: String, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !barriersAnswered.withLock({ $0.contains(id) }) {
+      guard clock.now < deadline else {
+        Issue.record("barrier \(id) was never answered", sourceLocation: sourceLocation)
+        return
+      }
+      try await Task.sleep(for: .milliseconds(1))
+    }
   }
 }

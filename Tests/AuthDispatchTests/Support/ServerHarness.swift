@@ -3,6 +3,7 @@ import AuthJSON
 import AuthProtocol
 import AuthValidation
 import Foundation
+import Testing
 
 @testable import AuthDispatch
 
@@ -14,6 +15,7 @@ struct ServerHarness {
   let gates = Gates()
   let server: Server
   let reported = EventLog()
+  private let barriers = Counter()
 
   init(limits: Server.Limits = Server.Limits(), extra: (inout MethodRegistry) -> Void = { _ in }) {
     var registry = MethodRegistry()
@@ -51,6 +53,31 @@ struct ServerHarness {
     receive(Self.request(method, id: id, params: params))
   }
   func notify(_ method: String, params: String? = nil) { receive(Self.notification(method, params: params)) }
+
+  /// A barrier for a test that asserts nothing (more) was sent: sends a `sleep {ms: 0}` request and waits for
+  /// its answer. `receive` decodes and dispatches each message on the calling thread, in arrival order, so once
+  /// the barrier is answered every earlier message has been dispatched (cancels applied, inline answers out),
+  /// and a task started after every earlier request's task has run to its end. The barrier's answer is not
+  /// among `sender.messages`. Use it where requests are meant to stay pending; otherwise `settle()`.
+  func barrier(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let id = CapturingSender.barrierPrefix + String(barriers.increment())
+    request("sleep", id: #"""# + id + #"""#, params: #"{"ms":0}"#)
+    try await sender.waitForBarrier(id, sourceLocation: sourceLocation)
+  }
+
+  /// The strongest barrier, for a test where nothing is meant to stay pending: a `validate` request, which is
+  /// answered on the calling thread, so once it is answered every earlier message has been dispatched; then
+  /// `drain` until no task is left (notifications' tasks included; a task's answer is out before it leaves).
+  /// After it, the server has sent everything it ever will for the input so far. Returns what was sent.
+  @discardableResult
+  func settle(sourceLocation: SourceLocation = #_sourceLocation) async throws -> [JSONValue] {
+    let id = CapturingSender.barrierPrefix + String(barriers.increment())
+    request("validate", id: #"""# + id + #"""#, params: #"{"username":"abc"}"#)
+    try await sender.waitForBarrier(id, sourceLocation: sourceLocation)
+    // The timeout is a hang guard: nothing in a settled test waits on a gate.
+    await drain(timeoutMilliseconds: 120_000)
+    return sender.messages
+  }
 
   /// Calls `drain` on its own thread: it blocks, and must not hold a thread the tasks it waits for need.
   func drain(timeoutMilliseconds: Int) async {

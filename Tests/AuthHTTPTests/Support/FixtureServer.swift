@@ -85,6 +85,17 @@ final class FixtureServer: @unchecked Sendable {
     try await number("/count?of=\(key)", field: "count")
   }
 
+  /// Waits until a request with `key=<key>` has reached the server (a hang guard of 30 s fails the wait): the
+  /// barrier before cancelling or killing "mid-request", which would otherwise test an unsent request on a busy
+  /// machine.
+  func waitForRequest(_ key: String) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while try await count(key) == 0 {
+      guard ContinuousClock.now < deadline else { throw FixtureError("no request with key=\(key) arrived") }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
   /// How many body bytes `/big?key=<key>` wrote before the client hung up (waits for it to finish).
   func bytesSent(_ key: String) async throws -> Int {
     for _ in 0..<100 {

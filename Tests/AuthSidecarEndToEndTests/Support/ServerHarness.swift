@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One real auth server (Tests/Servers), a state dir and a config file naming it, for one provider test; the
 /// provider suites subclass it with their own config. The server is the test's own, or one a suite shares.
@@ -13,6 +14,9 @@ class ServerHarness {
   private let ownsServer: Bool
   private var serverStopped = false
   private var sidecars: [ProviderSidecar] = []
+  private var copies: [StateFixture] = []
+  /// The fixture's name, which copies of its state dir extend.
+  private let name: String
 
   /// A server of the test's own, with `accessTokenSeconds`.
   /// - Parameter config: the config file's text for the server at the given base URL.
@@ -22,6 +26,7 @@ class ServerHarness {
     server = try AuthServerProcess(accessTokenSeconds: accessTokenSeconds)
     ownsServer = true
     self.checksExitStatus = checksExitStatus
+    self.name = name
     (fixture, configPath) = try ServerHarness.stateWithConfig(name, config(server.url))
   }
 
@@ -32,6 +37,7 @@ class ServerHarness {
     server = sharedServer
     ownsServer = false
     self.checksExitStatus = checksExitStatus
+    self.name = name
     (fixture, configPath) = try ServerHarness.stateWithConfig(name, config(sharedServer.url))
   }
 
@@ -48,6 +54,24 @@ class ServerHarness {
       config: configPath, fixture: state ?? fixture, logLevel: logLevel, checksExitStatus: checksExitStatus)
     sidecars.append(sidecar)
     return sidecar
+  }
+
+  /// Logs `credentials` in on each of `profiles` with a sidecar that then exits, and copies the state dir (store
+  /// and key) before anything is spent. Refresh tokens and cookies never leave the sidecar, so this is how a test
+  /// makes the server see one that is no longer valid: a sidecar on the copy holds the very same one, as a
+  /// restored backup or a cloned home directory would. The copy goes with the harness.
+  func loginAndCopyState(
+    _ credentials: [String: Any], profiles: [String] = ["default"], sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> StateFixture {
+    let first = try sidecar()
+    for profile in profiles {
+      let login = first.call("login", credentials.merging(["profile": profile]) { $1 })
+      #expect(login.result != nil, "\(profile): \(login)", sourceLocation: sourceLocation)
+    }
+    _ = first.finish()
+    let copy = try copyOfState(name + "-copy")
+    copies.append(copy)
+    return copy
   }
 
   /// A new fixture whose state dir is a copy of this one's (store, key and all); no sidecar may be running.
@@ -68,17 +92,26 @@ class ServerHarness {
     server.stop()
   }
 
-  /// Also kills the sidecars a failed test left running, before their state dir goes.
+  /// Also kills the sidecars a failed test left running, before their state dirs go.
   func stop() {
     for sidecar in sidecars { sidecar.kill() }
     stopServer()
     fixture.remove()
+    for copy in copies { copy.remove() }
   }
 
-  func counters() throws -> [String: Any] {
+  /// Sleeps until the session `login` answered has run out (its `expiresAt`, and a little more), so the next call
+  /// that needs it must refresh.
+  static func sleepPastExpiry(of login: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let session = login.result?["session"] as? [String: Any]
+    let expiresAt = try #require(unixTime(session?["expiresAt"]), "login: \(login)", sourceLocation: sourceLocation)
+    Thread.sleep(forTimeInterval: max(0, expiresAt - Date().timeIntervalSince1970) + 0.2)
+  }
+
+  func counters() throws -> ServerCounters {
     let answer = try LoopbackHTTP.get(server.url + "/_test/counters")
     guard answer.status == 200, let object = answer.json else { throw FixtureError("counters: HTTP \(answer.status)") }
-    return object
+    return ServerCounters(raw: object)
   }
 
   /// A fault at the server (see Tests/Servers/README.md); it fires on the next matching requests.
