@@ -10,7 +10,8 @@
 Standard library only. See ``AuthSidecar`` (threads) and ``AsyncAuthSidecar`` (asyncio).
 """
 
-from ._async import AsyncAuthSidecar
+from typing import TYPE_CHECKING
+
 from ._common import resolve_binary
 from . import _errors
 from ._errors import *  # noqa: F401,F403 -- every exception, ERROR_KINDS, error_from_response (see _errors.__all__)
@@ -63,3 +64,15 @@ __all__ = [
 ]
 # The exceptions, listed once, in the module that defines them.
 __all__ += _errors.__all__
+
+if TYPE_CHECKING:
+    from ._async import AsyncAuthSidecar
+else:
+
+    def __getattr__(name: str) -> object:
+        # asyncio costs more to import than the rest of the package: only its client loads it.
+        if name == "AsyncAuthSidecar":
+            from ._async import AsyncAuthSidecar
+
+            return AsyncAuthSidecar
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

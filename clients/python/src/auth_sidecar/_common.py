@@ -1,6 +1,6 @@
-"""What the sync and asyncio clients share: finding the binary, the command line and
-environment, encoding requests, classifying what the sidecar writes, and the pending-call
-table (including the attribution of answers the sidecar could not address to an id)."""
+"""The process and the wire: finding the binary, the command line and environment, encoding
+requests, classifying what the sidecar writes, and the pending-call table (including the
+attribution of answers the sidecar could not address to an id)."""
 
 from __future__ import annotations
 
@@ -135,51 +135,6 @@ def encode_request(request_id: int, method: str, params: Any) -> bytes:
 
 def encode_cancel(request_id: int) -> bytes:
     return b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%d}}\n' % request_id
-
-
-def params_of(**values: Any) -> Dict[str, Any]:
-    """A params object of the values that are not ``None``."""
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def validate_params(account: Optional[str], username: Optional[str], email: Optional[str],
-                    phone: Optional[str], password: Optional[str], purpose: Optional[str],
-                    locale: Optional[str], profile: Optional[str]) -> Dict[str, Any]:
-    return params_of(account=account, username=username, email=email, phone=phone,
-                     password=password, purpose=purpose, locale=locale, profile=profile)
-
-
-def login_params(account: Optional[str], username: Optional[str], email: Optional[str],
-                 phone: Optional[str], password: Optional[str], profile: Optional[str],
-                 locale: Optional[str], flow: Optional[str] = None) -> Dict[str, Any]:
-    given = [v for v in (account, username, email, phone) if v is not None]
-    if flow in INTERACTIVE_FLOWS:
-        # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
-        if given or password is not None:
-            raise TypeError(f"login(flow={flow!r}) takes no account or password")
-        return params_of(flow=flow, profile=profile, locale=locale)
-    if flow not in (None, "password"):
-        raise ValueError(f"login() flow must be 'password', 'device' or 'authorizationCode', not {flow!r}")
-    if not isinstance(password, str):
-        raise TypeError("login() needs password= as a str")
-    if len(given) != 1:
-        raise TypeError("login() needs exactly one of account=, username=, email=, phone=")
-    return params_of(account=account, username=username, email=email, phone=phone,
-                     password=password, profile=profile, locale=locale)
-
-
-def prompt_request_id(params: Any) -> Any:
-    """The id of the ``login`` request a ``loginPrompt`` belongs to (None if it names none)."""
-    return params.get("id") if isinstance(params, dict) else None
-
-
-def register_params(username: str, password: str, email: Optional[str], phone: Optional[str],
-                    display_name: Optional[str], profile: Optional[str],
-                    locale: Optional[str]) -> Dict[str, Any]:
-    if not isinstance(password, str):
-        raise TypeError("register() needs password= as a str")
-    return params_of(username=username, password=password, email=email, phone=phone,
-                     displayName=display_name, profile=profile, locale=locale)
 
 
 # Kinds of lines read from the sidecar's stdout.
