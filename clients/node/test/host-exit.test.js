@@ -48,7 +48,8 @@ sidecar.on('sessionChanged', (event) => console.log('session', event.state));
 console.log('pid', sidecar.pid);
 await sidecar.register({ username: 'alice', password: ${JSON.stringify(PASSWORD)} });
 // Not awaited: a pending call alone must keep the host alive until its answer.
-sidecar.login({ username: 'alice', password: ${JSON.stringify(PASSWORD)} }).then((r) => console.log('answered', r.user.username));`,
+sidecar.login({ username: 'alice', password: ${JSON.stringify(PASSWORD)} })
+  .then((r) => console.log('answered', r.user.username));`,
   );
   assert.deepEqual([code, signal], [0, null], lines.join('\n'));
   assert.equal(lines.at(-1), 'answered alice', 'the pending login held the loop until its answer');
@@ -56,5 +57,6 @@ sidecar.login({ username: 'alice', password: ${JSON.stringify(PASSWORD)} }).then
   const pid = Number(lines[0].split(' ')[1]);
   assert.ok(pid > 0, lines[0]);
   await gone(pid);
-  assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('auth-sidecar-config-')), [], 'the inline config is removed');
+  const configs = readdirSync(dir).filter((n) => n.startsWith('auth-sidecar-config-'));
+  assert.deepEqual(configs, [], 'the inline config is removed');
 });
