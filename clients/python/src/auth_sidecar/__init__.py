@@ -16,25 +16,6 @@ from ._common import resolve_binary
 from . import _errors
 from ._errors import *  # noqa: F401,F403 -- every exception, ERROR_KINDS, error_from_response (see _errors.__all__)
 from ._sync import AuthSidecar, PendingCall
-from ._types import (
-    FieldError,
-    FieldReport,
-    GetUserResult,
-    LoginResult,
-    LogoutResult,
-    OpenRPCDocument,
-    RefreshTokenResult,
-    RegisterResult,
-    Session,
-    SessionChanged,
-    LoginFlow,
-    LoginPrompt,
-    SessionState,
-    StatusResult,
-    User,
-    ValidationFields,
-    ValidationResult,
-)
 
 __version__ = "0.1.0"
 
@@ -67,6 +48,25 @@ __all__ += _errors.__all__
 
 if TYPE_CHECKING:
     from ._async import AsyncAuthSidecar
+    from ._types import (
+        FieldError,
+        FieldReport,
+        GetUserResult,
+        LoginResult,
+        LogoutResult,
+        OpenRPCDocument,
+        RefreshTokenResult,
+        RegisterResult,
+        Session,
+        SessionChanged,
+        LoginFlow,
+        LoginPrompt,
+        SessionState,
+        StatusResult,
+        User,
+        ValidationFields,
+        ValidationResult,
+    )
 else:
 
     def __getattr__(name: str) -> object:
@@ -75,4 +75,11 @@ else:
             from ._async import AsyncAuthSidecar
 
             return AsyncAuthSidecar
+        # The result shapes (TypedDicts) are for type checkers; code that names them loads them.
+        from ._types import __all__ as type_names
+
+        if name in type_names:
+            from . import _types
+
+            return getattr(_types, name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

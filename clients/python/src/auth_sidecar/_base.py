@@ -7,14 +7,16 @@ from __future__ import annotations
 import collections
 import itertools
 import json
-from typing import Any, Callable, ContextManager, Deque, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Deque, Dict, List, Mapping, Optional, Sequence
 
 from . import _common as c
 from ._errors import ClientClosed, SidecarExited, error_from_response
 from ._requests import PromptCallback
-from ._types import SessionChanged
 
-SessionCallback = Callable[[SessionChanged], object]
+if TYPE_CHECKING:
+    from ._types import SessionChanged
+
+SessionCallback = Callable[["SessionChanged"], object]
 NotificationCallback = Callable[[str, Any], object]
 
 

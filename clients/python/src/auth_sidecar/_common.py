@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import collections
 import json
-import logging
 import os
-import shutil
 from typing import (
+    TYPE_CHECKING,
     Any,
     Deque,
     Dict,
@@ -22,12 +21,30 @@ from typing import (
     Tuple,
     TypeVar,
     Union,
+    cast,
 )
 
 from ._errors import BinaryNotFound
 
-log = logging.getLogger("auth_sidecar")
-stderr_log = logging.getLogger("auth_sidecar.stderr")
+if TYPE_CHECKING:
+    from logging import Logger
+
+
+class _LazyLogger:
+    """A logger that imports :mod:`logging` on first use: it (and what it imports) would be most
+    of what ``import auth_sidecar`` costs, and a client that logs nothing never needs it."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        import logging
+
+        return getattr(logging.getLogger(self._name), attribute)
+
+
+log = cast("Logger", _LazyLogger("auth_sidecar"))
+stderr_log = cast("Logger", _LazyLogger("auth_sidecar.stderr"))
 
 ENV_BINARY = "AUTH_SIDECAR_BIN"
 BINARY_NAME = "auth-sidecar"
@@ -61,6 +78,8 @@ def resolve_binary(binary: Optional[PathLike] = None) -> str:
     from_env = os.environ.get(ENV_BINARY)
     if from_env:
         return _checked(from_env, f"${ENV_BINARY}")
+    import shutil  # here, not at import: only starting a client needs it
+
     found = shutil.which(BINARY_NAME)
     if found:
         return found
@@ -72,6 +91,8 @@ def resolve_binary(binary: Optional[PathLike] = None) -> str:
 
 def _checked(path: str, source: str) -> str:
     if os.sep not in path and not os.path.exists(path):
+        import shutil
+
         found = shutil.which(path)
         if found:
             return found

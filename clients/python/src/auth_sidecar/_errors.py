@@ -6,9 +6,10 @@ The kind -> class table, ``ERROR_KINDS``, is the single place that maps the side
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
 
-from ._types import ValidationFields
+if TYPE_CHECKING:
+    from ._types import ValidationFields
 
 __all__ = [
     "SidecarError",

@@ -9,27 +9,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, TypeVar
 
 from ._common import DEFAULT, INTERACTIVE_FLOWS
-from ._types import (
-    GetUserResult,
-    LoginFlow,
-    LoginPrompt,
-    LoginResult,
-    LogoutResult,
-    OpenRPCDocument,
-    Purpose,
-    RefreshTokenResult,
-    RegisterResult,
-    StatusResult,
-    ValidationResult,
-)
 
 if TYPE_CHECKING:
     from ._base import BaseClient
+    from ._types import (
+        GetUserResult,
+        LoginFlow,
+        LoginPrompt,
+        LoginResult,
+        LogoutResult,
+        OpenRPCDocument,
+        Purpose,
+        RefreshTokenResult,
+        RegisterResult,
+        StatusResult,
+        ValidationResult,
+    )
 
 T = TypeVar("T")
 
 #: What ``on_prompt`` / ``on_login_prompt`` accept: a function, or (asyncio client) a coroutine function.
-PromptCallback = Callable[[LoginPrompt], object]
+PromptCallback = Callable[["LoginPrompt"], object]
 
 
 class Request(Generic[T]):

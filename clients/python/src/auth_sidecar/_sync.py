@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import functools
 import queue
-import subprocess
 import threading
 import time
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple, TypeVar
 
 from . import _common as c
@@ -17,6 +14,8 @@ from ._base import BaseClient, CallEntry, copy_exit
 from ._errors import AuthSidecarError, CallTimeout, ClientClosed, SidecarExited
 
 if TYPE_CHECKING:
+    import subprocess
+
     from typing_extensions import Concatenate, ParamSpec
 
     P = ParamSpec("P")
@@ -32,7 +31,7 @@ class PendingCall(CallEntry):
     __slots__ = ("_client", "seen")
 
     def __init__(self, client: AuthSidecar, request_id: int, method: str, counted: bool) -> None:
-        super().__init__(request_id, method, counted, Future())
+        super().__init__(request_id, method, counted, client._futures.Future())
         self._client = client
         #: How many notifications had been read when the answer came (their callbacks run first).
         self.seen = 0
@@ -50,7 +49,7 @@ class PendingCall(CallEntry):
         """
         try:
             self.future.exception(None if timeout is None else max(timeout, 0))
-        except FutureTimeout:
+        except self._client._futures.TimeoutError:
             self.cancel()
             raise CallTimeout(f"{self.method}: no answer from auth-sidecar within {timeout:g} s") from None
         self._client._await_callbacks(self.seen)
@@ -108,6 +107,10 @@ class AuthSidecar(BaseClient):
     """
 
     def _setup(self) -> None:
+        # Imported by the first client, not with the package: concurrent.futures brings logging.
+        import concurrent.futures
+
+        self._futures = concurrent.futures
         self._proc: Optional[subprocess.Popen[bytes]] = None
         lock = threading.Lock()
         self._lock = lock
@@ -139,6 +142,8 @@ class AuthSidecar(BaseClient):
         """Spawns the sidecar (once) and, with ``handshake`` (the default), waits for its first
         answer. Raises :class:`BinaryNotFound` without an executable, :class:`SidecarExited` when
         the sidecar exits at start (78: a bad config; ``stderr_tail`` says why)."""
+        import subprocess  # here, not at import: a few milliseconds every importer would pay
+
         with self._lock:
             if self._dead is not None:
                 raise copy_exit(self._dead)
@@ -189,6 +194,8 @@ class AuthSidecar(BaseClient):
         if proc is None:
             self._join_threads()
             return
+        import subprocess
+
         with self._write_lock:
             _close_quietly(proc.stdin)
         try:
@@ -335,6 +342,8 @@ class AuthSidecar(BaseClient):
     # -- the reader threads -------------------------------------------------------------------
 
     def _read_stdout(self) -> None:
+        import subprocess
+
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         stdout = proc.stdout
