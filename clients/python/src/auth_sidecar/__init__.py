@@ -10,8 +10,7 @@
 Standard library only. See ``AuthSidecar`` (threads) and ``AsyncAuthSidecar`` (asyncio).
 """
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (see _common)
 from ._common import resolve_binary
 from . import _errors
 from ._errors import *  # noqa: F401,F403 -- every exception, ERROR_KINDS, error_from_response (see _errors.__all__)

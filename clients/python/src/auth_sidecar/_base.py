@@ -7,17 +7,19 @@ from __future__ import annotations
 import collections
 import itertools
 import json
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Deque, Dict, List, Mapping, Optional, Sequence
 
 from . import _common as c
 from ._errors import ClientClosed, SidecarExited, error_from_response
-from ._requests import PromptCallback
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
 if TYPE_CHECKING:
+    from typing import Any, Callable, ContextManager, Deque, Dict, List, Mapping, Optional, Sequence
+
+    from ._requests import PromptCallback
     from ._types import SessionChanged
 
-SessionCallback = Callable[["SessionChanged"], object]
-NotificationCallback = Callable[[str, Any], object]
+    SessionCallback = Callable[[SessionChanged], object]
+    NotificationCallback = Callable[[str, Any], object]
 
 
 class CallEntry:
@@ -70,7 +72,7 @@ class BaseClient:
         self._shutdown_timeout = shutdown_timeout
         self._handshake = handshake
 
-        self._pending: c.PendingTable[Any] = c.PendingTable()
+        self._pending = c.PendingTable()
         self._ids = itertools.count(1)
         self._in_flight = 0
         self._dead: Optional[SidecarExited] = None

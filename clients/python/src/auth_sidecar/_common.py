@@ -7,27 +7,15 @@ from __future__ import annotations
 import collections
 import json
 import os
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Deque,
-    Dict,
-    Generic,
-    Iterable,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-    TypeVar,
-    Union,
-    cast,
-)
 
 from ._errors import BinaryNotFound
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
 if TYPE_CHECKING:
     from logging import Logger
+    from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+    PathLike = Union[str, "os.PathLike[str]"]
 
 
 class _LazyLogger:
@@ -43,8 +31,12 @@ class _LazyLogger:
         return getattr(logging.getLogger(self._name), attribute)
 
 
-log = cast("Logger", _LazyLogger("auth_sidecar"))
-stderr_log = cast("Logger", _LazyLogger("auth_sidecar.stderr"))
+if TYPE_CHECKING:
+    log: Logger
+    stderr_log: Logger
+else:
+    log = _LazyLogger("auth_sidecar")
+    stderr_log = _LazyLogger("auth_sidecar.stderr")
 
 ENV_BINARY = "AUTH_SIDECAR_BIN"
 BINARY_NAME = "auth-sidecar"
@@ -58,7 +50,6 @@ INTERACTIVE_FLOWS = frozenset({"device", "authorizationCode"})
 #: in-flight limit, so the client does not queue them behind slow calls.
 UNCOUNTED_METHODS = frozenset({"validate", "rpc.discover"})
 
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 class _Default:
@@ -182,10 +173,7 @@ def classify(message: Any) -> Iterable[Tuple[int, Any]]:
 # Pending calls
 # ---------------------------------------------------------------------------------------------
 
-E = TypeVar("E")
-
-
-class PendingTable(Generic[E]):
+class PendingTable:
     """The calls sent and not yet answered, by id.
 
     The sidecar answers a message it could not read an id from (unparsable JSON, over the size
@@ -202,16 +190,16 @@ class PendingTable(Generic[E]):
     __slots__ = ("entries", "orphans")
 
     def __init__(self) -> None:
-        self.entries: Dict[int, E] = {}
+        self.entries: Dict[int, Any] = {}
         self.orphans: Deque[Any] = collections.deque()
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def add(self, request_id: int, entry: E) -> None:
+    def add(self, request_id: int, entry: Any) -> None:
         self.entries[request_id] = entry
 
-    def pop(self, request_id: Any) -> Tuple[Optional[E], List[Tuple[E, Any]]]:
+    def pop(self, request_id: Any) -> Tuple[Optional[Any], List[Tuple[Any, Any]]]:
         """Removes the entry answered with ``request_id``; also returns anonymous errors now
         attributable, as (entry, error object) pairs."""
         entry = self.entries.pop(request_id, None) if isinstance(request_id, int) else None
@@ -219,12 +207,12 @@ class PendingTable(Generic[E]):
             return None, []
         return entry, (self._settle() if self.orphans else [])
 
-    def orphan(self, error: Any) -> List[Tuple[E, Any]]:
+    def orphan(self, error: Any) -> List[Tuple[Any, Any]]:
         """Records an ``id: null`` error; returns the (entry, error) pairs now attributable."""
         self.orphans.append(error)
         return self._settle()
 
-    def _settle(self) -> List[Tuple[E, Any]]:
+    def _settle(self) -> List[Tuple[Any, Any]]:
         while len(self.orphans) > len(self.entries):
             # Cannot be ours (nothing pending could have caused it): drop it.
             log.warning("auth-sidecar answered an error without an id that matches no call: %r",
@@ -234,7 +222,7 @@ class PendingTable(Generic[E]):
         settled = [(self.entries.pop(i), self.orphans.popleft()) for i in sorted(self.entries)]
         return settled
 
-    def take_all(self) -> List[E]:
+    def take_all(self) -> List[Any]:
         entries = list(self.entries.values())
         self.entries.clear()
         self.orphans.clear()

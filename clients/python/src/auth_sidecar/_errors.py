@@ -6,9 +6,10 @@ The kind -> class table, ``ERROR_KINDS``, is the single place that maps the side
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
 if TYPE_CHECKING:
+    from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+
     from ._types import ValidationFields
 
 __all__ = [

@@ -6,11 +6,13 @@ types and their checks cannot drift apart between the two."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, Generic, Optional, TypeVar
 
 from ._common import DEFAULT, INTERACTIVE_FLOWS
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
 if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Generic, Optional, TypeVar
+
     from ._base import BaseClient
     from ._types import (
         GetUserResult,
@@ -26,14 +28,15 @@ if TYPE_CHECKING:
         ValidationResult,
     )
 
-T = TypeVar("T")
+    T = TypeVar("T")
 
-#: What ``on_prompt`` / ``on_login_prompt`` accept: a function, or (asyncio client) a coroutine function.
-PromptCallback = Callable[["LoginPrompt"], object]
+    #: What ``on_prompt`` / ``on_login_prompt`` accept: a function, or (asyncio client) a
+    #: coroutine function.
+    PromptCallback = Callable[[LoginPrompt], object]
 
 
-class Request(Generic[T]):
-    """One call to make: ``T`` is the type of its result."""
+class _Request:
+    """One call to make."""
 
     __slots__ = ("method", "params", "timeout", "on_prompt")
 
@@ -43,6 +46,15 @@ class Request(Generic[T]):
         self.params = params
         self.timeout = timeout
         self.on_prompt = on_prompt
+
+
+if TYPE_CHECKING:
+
+    class Request(_Request, Generic[T]):
+        """One call to make: ``T`` is the type of its result (for type checkers only)."""
+
+else:
+    Request = _Request
 
 
 def params_of(**values: Any) -> Dict[str, Any]:

@@ -6,23 +6,23 @@ import functools
 import queue
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Tuple, TypeVar
 
 from . import _common as c
 from . import _requests as r
 from ._base import BaseClient, CallEntry, copy_exit
 from ._errors import AuthSidecarError, CallTimeout, ClientClosed, SidecarExited
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
 if TYPE_CHECKING:
     import subprocess
+    from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
     from typing_extensions import Concatenate, ParamSpec
 
     P = ParamSpec("P")
+    T = TypeVar("T")
 
 __all__ = ["AuthSidecar", "PendingCall"]
-
-T = TypeVar("T")
 
 
 class PendingCall(CallEntry):
