@@ -1,5 +1,6 @@
 """What ``import auth_sidecar`` costs: the sync client must not load asyncio (the most expensive
-import by far; only ``AsyncAuthSidecar`` does), nor what only a running client needs."""
+import by far; only ``AsyncAuthSidecar`` does), nor typing (only type checkers need it), nor what
+only a running client needs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 import sys
 
 #: Loaded when a client is made or started, or when AsyncAuthSidecar is named; never by the import.
-DEFERRED = ["asyncio", "subprocess", "shutil", "logging", "concurrent.futures"]
+DEFERRED = ["asyncio", "typing", "subprocess", "shutil", "logging", "concurrent.futures"]
 
 PROBE = """
 import json, sys
