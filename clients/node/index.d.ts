@@ -306,7 +306,8 @@ export declare class AuthSidecar extends EventEmitter {
   readonly stderrTail: string[];
   /** How the process ended, once it has. */
   readonly exitStatus: ExitStatus | null;
-  /** Resolves when the process has ended, for whatever reason. */
+  /** Resolves when the process has ended, for whatever reason. Asking for it keeps the host's
+   * event loop alive until then (otherwise only pending work does). */
   readonly exited: Promise<ExitStatus>;
 
   /** Spawns the sidecar (idempotent); resolves once it answered a first request. */

@@ -27,6 +27,29 @@ const INLINE_METHODS = new Set(['validate']);
 /** After the process exits, how long to wait for the last answers still in the stdout pipe. */
 const EXIT_DRAIN_MS = 250;
 
+/** Inline configs' private directories still in use; removed at the latest when the host exits
+ * (a host that never calls close() never sees the sidecar's exit). */
+const tempConfigDirs = new Set();
+let removesTempConfigsAtExit = false;
+
+/** @param {string} dir */
+function removeTempConfig(dir) {
+  tempConfigDirs.delete(dir);
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {}
+}
+
+/** @param {string} dir */
+function trackTempConfig(dir) {
+  tempConfigDirs.add(dir);
+  if (removesTempConfigsAtExit) return;
+  removesTempConfigsAtExit = true;
+  process.on('exit', () => {
+    for (const each of tempConfigDirs) removeTempConfig(each);
+  });
+}
+
 export const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose');
 
 /** A JSON text escape of a lone surrogate, not preceded by an escaping backslash. */
@@ -140,6 +163,9 @@ export class AuthSidecar extends EventEmitter {
     this._exited = new Promise((resolve) => {
       this._resolveExited = resolve;
     });
+    /** Whether the child process currently keeps the host's event loop alive. */
+    this._holdsLoop = true;
+    this._exitAwaited = false;
   }
 
   // --- lifecycle ------------------------------------------------------------------------------
@@ -164,8 +190,13 @@ export class AuthSidecar extends EventEmitter {
     return this._exitStatus;
   }
 
-  /** Resolves with `{code, signal}` when the sidecar process has ended, for whatever reason. */
+  /**
+   * Resolves with `{code, signal}` when the sidecar process has ended, for whatever reason. Asking
+   * for it means waiting for the exit: from then on the sidecar keeps the host's event loop alive.
+   */
   get exited() {
+    this._exitAwaited = true;
+    this._updateLoopHold();
     return this._exited;
   }
 
@@ -216,6 +247,27 @@ export class AuthSidecar extends EventEmitter {
       }
     }
     if (this._state === 'starting') this._state = 'running';
+    this._updateLoopHold();
+  }
+
+  /**
+   * The child and its pipes keep the host's event loop alive only while something waits on the
+   * sidecar (a start, a call, a close): a host that forgets close() still exits once idle, and
+   * its exit closes the sidecar's stdin, so the sidecar exits too.
+   */
+  _updateLoopHold() {
+    const child = this._child;
+    if (!child) return;
+    const busy =
+      this._exitAwaited ||
+      this._state === 'starting' ||
+      this._state === 'closing' ||
+      this._pending.size > 0 ||
+      this._queueHead < this._queue.length;
+    if (busy === this._holdsLoop) return;
+    this._holdsLoop = busy;
+    if (busy) child.ref();
+    else child.unref();
   }
 
   /** Finds the binary, builds argv and environment, spawns. */
@@ -233,6 +285,7 @@ export class AuthSidecar extends EventEmitter {
       } else {
         // An inline config object: a private temp file, removed when the sidecar exits.
         this._tempConfigDir = mkdtempSync(join(tmpdir(), 'auth-sidecar-config-'));
+        trackTempConfig(this._tempConfigDir);
         const file = join(this._tempConfigDir, 'config.json');
         writeFileSync(file, JSON.stringify(o.config), { mode: 0o600 });
         args.push('--config', file);
@@ -263,6 +316,8 @@ export class AuthSidecar extends EventEmitter {
       this.framing === 'lsp'
         ? new LspDecoder(onMessage, (error) => this._protocolError(error))
         : new NdjsonDecoder(onMessage);
+    // Only the child handle holds the event loop (see _updateLoopHold); the pipes never do.
+    for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe.unref?.();
     child.stdout.on('data', (chunk) => decoder.push(chunk));
     child.stdout.on('end', () => decoder.end());
     child.stdout.on('error', () => {});
@@ -318,6 +373,7 @@ export class AuthSidecar extends EventEmitter {
       return this._exitStatus ?? { code: null, signal: null };
     }
     this._state = 'closing';
+    this._updateLoopHold();
     this._closeRequested = true;
     const closing = new SidecarExitedError('auth-sidecar is closing: the request was not sent', { stderr: this.stderrTail });
     this._rejectQueued(closing);
@@ -388,9 +444,7 @@ export class AuthSidecar extends EventEmitter {
     this._rejectQueued(error);
     this._outbox = [];
     if (this._tempConfigDir) {
-      try {
-        rmSync(this._tempConfigDir, { recursive: true, force: true });
-      } catch {}
+      removeTempConfig(this._tempConfigDir);
       this._tempConfigDir = null;
     }
     this._resolveExited(status);
@@ -441,6 +495,7 @@ export class AuthSidecar extends EventEmitter {
       }
       if (!counted || (this._inFlight < this._maxInFlight && this._queueHead === this._queue.length)) this._send(pending);
       else this._queue.push(pending);
+      this._updateLoopHold();
     });
   }
 
@@ -554,6 +609,7 @@ export class AuthSidecar extends EventEmitter {
       this._queue[index] = /** @type {any} */ (undefined);
       pending.frame = undefined;
       this._settle(pending, new CancelledError('Request cancelled before it was sent.', cancelInit(pending.method, pending.signal)), true);
+      this._updateLoopHold();
     }
   }
 
@@ -583,6 +639,7 @@ export class AuthSidecar extends EventEmitter {
     if (Array.isArray(message)) for (const m of message) this._dispatch(m);
     else this._dispatch(message);
     if (this._queueHead < this._queue.length) this._pumpQueue();
+    this._updateLoopHold();
   }
 
   /** @param {any} message */

@@ -241,10 +241,14 @@ def test_exit_at_start(binary, state_dir, tmp_path):
     config.write_text("{not json")
 
     async def main():
-        async with make_async(binary, state_dir, config=config) as sidecar:
-            with pytest.raises(SidecarExited) as raised:
-                await sidecar.status()
-            assert raised.value.returncode == 78 and raised.value.stderr_tail
+        sidecar = make_async(binary, state_dir, config=config)
+        with pytest.raises(SidecarExited) as raised:
+            async with sidecar:
+                pytest.fail("the with block must not run")
+        assert raised.value.returncode == 78 and raised.value.stderr_tail
+        with pytest.raises(SidecarExited) as later:  # and so does every later call
+            await sidecar.status()
+        assert later.value.returncode == 78
 
     run(main())
 

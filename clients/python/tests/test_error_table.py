@@ -60,10 +60,15 @@ def test_one_distinct_exported_class_per_kind():
         assert cls.__name__ in auth_sidecar.__all__
 
 
-def test_timeout_kind_is_request_timeout_not_the_builtin():
-    assert ERROR_KINDS["timeout"][0] is RequestTimeout is Timeout
-    assert not issubclass(RequestTimeout, TimeoutError)
-    assert issubclass(CallTimeout, TimeoutError) and issubclass(CallTimeout, SidecarError)
+def test_one_timeout_family_under_the_builtin():
+    assert ERROR_KINDS["timeout"][0] is RequestTimeout
+    # The auth server's timeout and the client's own: one family, caught by `except TimeoutError`.
+    for cls in (RequestTimeout, CallTimeout):
+        assert issubclass(cls, Timeout) and issubclass(cls, TimeoutError) and issubclass(cls, SidecarError)
+    assert issubclass(RequestTimeout, AuthSidecarError) and not issubclass(CallTimeout, AuthSidecarError)
+    slow = error_from_response({"code": -32007, "message": "slow", "data": {"kind": "timeout", "retryable": True}})
+    with pytest.raises(TimeoutError):
+        raise slow
     assert ERROR_KINDS["internal"][0] is InternalError
 
 
@@ -93,6 +98,9 @@ def test_fields_retry_after_and_extras():
     error = error_from_response({"code": -32001, "message": "Some fields are not valid.",
                                  "data": {"kind": "validation_failed", "retryable": False, "fields": fields}})
     assert isinstance(error, ValidationFailed) and error.fields == fields
+    no_fields = error_from_response({"code": -32001, "message": "m", "data": {"kind": "validation_failed"}})
+    assert isinstance(no_fields, ValidationFailed) and no_fields.fields == {}  # never None
+    assert pickle.loads(pickle.dumps(error)).fields == fields
     limited = error_from_response({"code": -32005, "message": "slow down",
                                    "data": {"kind": "rate_limited", "retryable": True, "retryAfter": 2,
                                             "reason": "too_many_in_flight"}})

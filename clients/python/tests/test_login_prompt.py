@@ -21,7 +21,10 @@ PROMPT_SIDECAR = f"""#!{sys.executable}
 import json, sys
 for line in sys.stdin:
     request = json.loads(line)
-    if request.get("method") != "login":
+    if request.get("method") != "login":  # e.g. the client's handshake
+        answer = {{"jsonrpc": "2.0", "id": request["id"], "result": {{"valid": True, "fields": {{}}}}}}
+        sys.stdout.write(json.dumps(answer) + "\\n")
+        sys.stdout.flush()
         continue
     params = request["params"]
     prompt = {{"profile": params.get("profile", "default"), "id": request["id"], "flow": params["flow"],

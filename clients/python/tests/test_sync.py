@@ -303,6 +303,27 @@ def test_session_changed_notifications(make_sync):
     assert everything[0] == ("sessionChanged", {"profile": "default", "state": "loggedIn"})
 
 
+def test_session_changed_callbacks_have_run_when_the_call_returns(sidecar):
+    # A slow callback: without delivery before the return, login() would come back first.
+    seen = []
+    calls_from_the_callback = []
+
+    def slow(event):
+        time.sleep(0.2)
+        seen.append(event["state"])
+        calls_from_the_callback.append(sidecar.validate(username="alice")["valid"])  # no deadlock
+
+    sidecar.on_session_changed(slow)
+    sidecar.register(username="alice", password=PASSWORD)
+    sidecar.login(account="alice", password=PASSWORD)
+    assert seen == ["loggedIn"]
+    sidecar.refresh_token(force=True)
+    assert seen == ["loggedIn", "refreshed"]
+    pending = sidecar.submit("logout", {})
+    pending.result(10)
+    assert seen == ["loggedIn", "refreshed", "loggedOut"] and calls_from_the_callback == [True] * 3
+
+
 def test_callbacks_may_call_the_client_and_unsubscribe(sidecar):
     seen = []
     done = threading.Event()
@@ -391,12 +412,12 @@ def test_sidecar_killed_mid_call(make_sync):
     sidecar.close()  # still fine
 
 
-def test_exit_at_start_reports_code_and_stderr(make_sync, tmp_path):
+def test_exit_at_start_reports_code_and_stderr(binary, state_dir, tmp_path):
     config = tmp_path / "bad.json"
     config.write_text('{"profiles": {"default": {"provider": "carrier-pigeon"}}}')
-    sidecar = make_sync(config=config)
     with pytest.raises(SidecarExited) as raised:
-        sidecar.validate(username="alice")
+        with AuthSidecar(binary, config=config, state_dir=state_dir, env=TEST_ENV):
+            pytest.fail("the with block must not run")
     assert raised.value.returncode == 78
     assert any("bad.json" in line for line in raised.value.stderr_tail), raised.value.stderr_tail
     assert "configuration error" in str(raised.value)
@@ -434,7 +455,7 @@ def test_clean_shutdown(binary, state_dir):
 def test_close_kills_a_sidecar_that_ignores_eof(binary, state_dir, tmp_path):
     # A stand-in that never exits on EOF (and ignores SIGTERM): close() must still return.
     stubborn = write_script(tmp_path / "stubborn", "#!/bin/sh\ntrap '' TERM\nexec sleep 1000\n")
-    sidecar = AuthSidecar(stubborn, shutdown_timeout=0.2).start()
+    sidecar = AuthSidecar(stubborn, shutdown_timeout=0.2, handshake=False).start()
     started = time.monotonic()
     sidecar.close()
     assert time.monotonic() - started < 5

@@ -4,44 +4,45 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import inspect
-import itertools
-import json
 import subprocess
-from typing import Any, Awaitable, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Set, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Deque, List, Optional, Set, TypeVar, cast
 
 from . import _common as c
-from ._errors import CallTimeout, ClientClosed, SidecarExited, error_from_response
-from ._types import (
-    GetUserResult,
-    LoginFlow,
-    LoginPrompt,
-    LoginResult,
-    LogoutResult,
-    OpenRPCDocument,
-    Purpose,
-    RefreshTokenResult,
-    RegisterResult,
-    SessionChanged,
-    StatusResult,
-    ValidationResult,
-)
+from . import _requests as r
+from ._base import BaseClient, CallEntry, copy_exit
+from ._errors import AuthSidecarError, CallTimeout, SidecarExited
+
+if TYPE_CHECKING:
+    from typing_extensions import Concatenate, ParamSpec
+
+    P = ParamSpec("P")
 
 __all__ = ["AsyncAuthSidecar"]
 
-SessionCallback = Callable[[SessionChanged], Union[None, Awaitable[None]]]
-NotificationCallback = Callable[[str, Any], Union[None, Awaitable[None]]]
-PromptCallback = Callable[[LoginPrompt], Union[None, Awaitable[None]]]
+T = TypeVar("T")
 
 
-class _Call:
-    __slots__ = ("id", "method", "future", "counted")
+class _NoLock:
+    """One event loop runs everything: nothing to guard."""
 
-    def __init__(self, request_id: int, method: str, future: "asyncio.Future[Any]", counted: bool) -> None:
-        self.id = request_id
-        self.method = method
-        self.future = future
-        self.counted = counted
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _awaitable(build: Callable[Concatenate[BaseClient, P], r.Request[T]],
+               ) -> Callable[Concatenate[AsyncAuthSidecar, P], Coroutine[Any, Any, T]]:
+    """The coroutine method of a request builder: sends the request and awaits its answer."""
+
+    async def method(self: AsyncAuthSidecar, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._perform(build(self, *args, **kwargs))
+
+    functools.update_wrapper(method, build)
+    return method
 
 
 class _Protocol(asyncio.SubprocessProtocol):
@@ -78,7 +79,7 @@ class _Protocol(asyncio.SubprocessProtocol):
         self.client._finished()
 
 
-class AsyncAuthSidecar:
+class AsyncAuthSidecar(BaseClient):
     """The asyncio twin of :class:`AuthSidecar`: ``async with AsyncAuthSidecar(...) as s:``.
 
     Calls from many tasks share the one process. Cancelling a task that awaits a call sends
@@ -89,69 +90,38 @@ class AsyncAuthSidecar:
     Options are those of :class:`AuthSidecar`.
     """
 
-    def __init__(
-        self,
-        binary: Optional[c.PathLike] = None,
-        *,
-        state_dir: Optional[c.PathLike] = None,
-        config: Optional[c.PathLike] = None,
-        log_level: Optional[str] = None,
-        args: Sequence[str] = (),
-        env: Optional[Mapping[str, Optional[str]]] = None,
-        cwd: Optional[c.PathLike] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_in_flight: Optional[int] = 64,
-        shutdown_timeout: float = 10.0,
-        stderr_lines: int = 50,
-    ) -> None:
-        self._binary = binary
-        self._state_dir = state_dir
-        self._config = config
-        self._log_level = log_level
-        self._args = list(args)
-        self._env = dict(env) if env else None
-        self._cwd = cwd
-        self.profile = profile
-        self.locale = locale
-        self.timeout = timeout
-        if max_in_flight is not None and max_in_flight < 1:
-            raise ValueError("max_in_flight must be at least 1 (or None)")
-        self._max_in_flight = max_in_flight
-        self._shutdown_timeout = shutdown_timeout
-
+    def _setup(self) -> None:
+        self._lock = _NoLock()
         self._transport: Optional[asyncio.SubprocessTransport] = None
         self._stdin: Optional[asyncio.WriteTransport] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
-        self._starting: Optional["asyncio.Future[None]"] = None
-        self._exited: Optional["asyncio.Future[None]"] = None
+        self._starting: Optional[asyncio.Future[None]] = None
+        self._exited: Optional[asyncio.Future[None]] = None
         self._write_paused = False
-        self._drain_waiters: List["asyncio.Future[None]"] = []
-        self._pending: c.PendingTable[_Call] = c.PendingTable()
-        self._ids = itertools.count(1)
-        self._in_flight = 0
-        self._slot_waiters: Deque["asyncio.Future[None]"] = collections.deque()
-        self._dead: Optional[SidecarExited] = None
-        self._closing = False
-        self._closed: Optional["asyncio.Future[None]"] = None
+        self._drain_waiters: List[asyncio.Future[None]] = []
+        self._slot_waiters: Deque[asyncio.Future[None]] = collections.deque()
+        self._closed: Optional[asyncio.Future[None]] = None
         self._pid: Optional[int] = None
-        self._stderr_tail: Deque[str] = collections.deque(maxlen=max(stderr_lines, 1))
-        self._callback_tasks: Set["asyncio.Future[Any]"] = set()
-        self._listeners: List[NotificationCallback] = []
-        self._session_listeners: List[SessionCallback] = []
-        self._prompt_listeners: List[PromptCallback] = []
-        #: ``on_prompt`` of pending interactive logins, by request id.
-        self._prompt_callbacks: Dict[int, PromptCallback] = {}
+        self._callback_tasks: Set[asyncio.Future[Any]] = set()
+
+    validate = _awaitable(r.validate)
+    register = _awaitable(r.register)
+    login = _awaitable(r.login)
+    get_user = _awaitable(r.get_user)
+    refresh_token = _awaitable(r.refresh_token)
+    logout = _awaitable(r.logout)
+    status = _awaitable(r.status)
+    discover = _awaitable(r.discover)
+    call = _awaitable(r.call)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
-    async def start(self) -> "AsyncAuthSidecar":
-        """Spawns the sidecar (once). Raises :class:`BinaryNotFound` without an executable."""
+    async def start(self) -> AsyncAuthSidecar:
+        """Spawns the sidecar (once) and, with ``handshake`` (the default), waits for its first
+        answer. Raises :class:`BinaryNotFound` without an executable, :class:`SidecarExited` when
+        the sidecar exits at start (78: a bad config; ``stderr_tail`` says why)."""
         if self._dead is not None:
-            raise _copy_exit(self._dead)
-        if self._transport is not None:
-            return self
+            raise copy_exit(self._dead)
         if self._starting is not None:
             await asyncio.shield(self._starting)
             return self
@@ -159,8 +129,7 @@ class AsyncAuthSidecar:
         self._loop = loop
         starting = self._starting = loop.create_future()
         try:
-            binary = c.resolve_binary(self._binary)
-            command = c.build_command(binary, self._state_dir, self._config, self._log_level, self._args)
+            command = self._command()
             self._exited = loop.create_future()
             transport, _ = await loop.subprocess_exec(
                 lambda: _Protocol(self),
@@ -172,18 +141,29 @@ class AsyncAuthSidecar:
                 cwd=self._cwd,
                 start_new_session=True,  # a terminal's Ctrl-C is for the host (see AuthSidecar)
             )
+            self._transport = transport
+            self._pid = transport.get_pid()
+            self._stdin = cast(asyncio.WriteTransport, transport.get_pipe_transport(0))
+            self._closed = loop.create_future()
+            c.log.debug("started auth-sidecar[%d]: %s", self._pid, command)
+            if self._handshake:
+                await self._handshake_once()
         except BaseException as error:
             self._starting = None
             starting.set_exception(error)
             starting.exception()  # retrieved: other starters re-raise it, nobody else must
             raise
-        self._transport = transport
-        self._pid = transport.get_pid()
-        self._stdin = cast(asyncio.WriteTransport, transport.get_pipe_transport(0))
-        self._closed = loop.create_future()
         starting.set_result(None)
-        c.log.debug("started auth-sidecar[%d]: %s", self._pid, command)
         return self
+
+    async def _handshake_once(self) -> None:
+        try:
+            await self._call(r.HANDSHAKE_METHOD, r.HANDSHAKE_PARAMS, self.timeout)
+        except AuthSidecarError:
+            pass  # an answer all the same
+        except SidecarExited:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         """Stops the sidecar cleanly: closes its stdin (it answers what is in flight and exits),
@@ -192,7 +172,7 @@ class AsyncAuthSidecar:
         if transport is None:
             self._closing = True
             if self._dead is None:
-                self._dead = ClientClosed(None, (), "the client was closed")
+                self._mark_dead(None)
             return
         if self._closing:
             if self._closed is not None:
@@ -217,10 +197,10 @@ class AsyncAuthSidecar:
             if self._closed is not None and not self._closed.done():
                 self._closed.set_result(None)
 
-    async def __aenter__(self) -> "AsyncAuthSidecar":
+    async def __aenter__(self) -> AsyncAuthSidecar:
         return await self.start()
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     @property
@@ -233,90 +213,46 @@ class AsyncAuthSidecar:
         """The sidecar's exit code once it has exited (negative: killed by that signal)."""
         return self._transport.get_returncode() if self._transport else None
 
-    @property
-    def stderr_tail(self) -> List[str]:
-        """The last lines the sidecar wrote to stderr."""
-        return list(self._stderr_tail)
+    # -- notifications: plain callbacks run at once, before any later answer ---------------------
 
-    # -- notifications ------------------------------------------------------------------------
+    def _notification(self, method: Any, params: Any) -> None:
+        self._deliver(method, params)
 
-    def on_session_changed(self, callback: SessionCallback) -> Callable[[], None]:
-        """Calls ``callback({"profile": ..., "state": ...})`` for every ``sessionChanged``.
-        Returns a function that removes the callback."""
-        self._session_listeners.append(callback)
-        return lambda: _remove(self._session_listeners, callback)
-
-    def on_notification(self, callback: NotificationCallback) -> Callable[[], None]:
-        """Calls ``callback(method, params)`` for every notification the sidecar sends."""
-        self._listeners.append(callback)
-        return lambda: _remove(self._listeners, callback)
-
-    def on_login_prompt(self, callback: PromptCallback) -> Callable[[], None]:
-        """Calls ``callback(prompt)`` (a function or a coroutine function) for every
-        ``loginPrompt``. Returns a function that removes the callback."""
-        self._prompt_listeners.append(callback)
-        return lambda: _remove(self._prompt_listeners, callback)
-
-    def _notify(self, method: Any, params: Any) -> None:
-        for callback in list(self._listeners):
-            self._run_callback(callback, method, params)
-        if method == c.SESSION_CHANGED:
-            for on_change in list(self._session_listeners):
-                self._run_callback(on_change, params)
-        elif method == c.LOGIN_PROMPT:
-            for on_prompt in list(self._prompt_listeners):
-                self._run_callback(on_prompt, params)
-            own = self._prompt_callbacks.pop(c.prompt_request_id(params), None)  # type: ignore[arg-type]
-            if own is not None:
-                self._run_callback(own, params)
-
-    def _run_callback(self, callback: Callable[..., Any], *args: Any) -> None:
-        try:
-            outcome = callback(*args)
-        except Exception:
-            c.log.exception("auth-sidecar notification callback %r failed", callback)
-            return
+    def _run_callback(self, callback: Callable[..., object], *args: Any) -> object:
+        outcome = super()._run_callback(callback, *args)
         if inspect.isawaitable(outcome):
             task = asyncio.ensure_future(outcome)
             self._callback_tasks.add(task)
             task.add_done_callback(self._callback_done)
+        return outcome
 
-    def _callback_done(self, task: "asyncio.Future[Any]") -> None:
+    def _callback_done(self, task: asyncio.Future[Any]) -> None:
         self._callback_tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             c.log.error("auth-sidecar notification callback failed", exc_info=task.exception())
 
     # -- calls --------------------------------------------------------------------------------
 
-    async def call(self, method: str, params: Any = None, *, timeout: Any = c.DEFAULT) -> Any:
-        """Sends any request and returns its result (raises its error as an exception).
-
-        Cancelling the awaiting task sends ``$/cancelRequest``; with ``timeout`` (seconds) an
-        unanswered call is cancelled the same way and raises :class:`CallTimeout`.
-        """
-        return await self._call(method, params, timeout)
+    async def _perform(self, request: r.Request[T]) -> T:
+        result: T = await self._call(request.method, request.params, request.timeout, request.on_prompt)
+        return result
 
     async def _call(self, method: str, params: Any, timeout: Any,
-                    on_prompt: Optional[PromptCallback] = None) -> Any:
+                    on_prompt: Optional[r.PromptCallback] = None) -> Any:
         if self._transport is None:
             await self.start()
-        if timeout is c.DEFAULT:
-            timeout = self.timeout
         request_id = next(self._ids)
         data = c.encode_request(request_id, method, params)  # TypeError/ValueError: nothing sent
-        counted = self._max_in_flight is not None and method not in c.UNCOUNTED_METHODS
-        if counted:
-            while self._in_flight >= self._max_in_flight and self._dead is None:  # type: ignore[operator]
-                await self._wait_for_slot()
-        if self._dead is not None:
-            raise _copy_exit(self._dead)
-        if self._closing:
-            raise ClientClosed(None, (), "the client is closing")
+        counted = self._counts(method)
+        limit = self._max_in_flight or 0
+        while counted and self._in_flight >= limit and self._dead is None:
+            await self._wait_for_slot()
+        self._check_open()
         loop = self._loop
         stdin = self._stdin
         assert loop is not None and stdin is not None
         future: "asyncio.Future[Any]" = loop.create_future()
-        self._pending.add(request_id, _Call(request_id, method, future, counted))
+        self._pending.add(request_id, CallEntry(request_id, method, counted, future))
         if counted:
             self._in_flight += 1
         if on_prompt is not None:
@@ -373,10 +309,14 @@ class AsyncAuthSidecar:
                 waiter.set_result(None)
                 return
 
-    def _release(self, call: _Call) -> None:
-        if call.counted:
-            self._in_flight -= 1
-            self._wake_one()
+    def _slot_freed(self) -> None:
+        self._wake_one()
+
+    def _all_slots_freed(self) -> None:
+        while self._slot_waiters:
+            waiter = self._slot_waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
 
     def _send_cancel(self, request_id: int) -> None:
         stdin = self._stdin
@@ -384,52 +324,7 @@ class AsyncAuthSidecar:
             return
         stdin.write(c.encode_cancel(request_id))
 
-    # -- what the sidecar writes ----------------------------------------------------------------
-
-    def _stdout_line(self, line: bytes) -> None:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            if line.strip():
-                c.log.warning("auth-sidecar wrote a line that is not JSON on stdout: %.200r", line)
-            return
-        if type(message) is dict and "method" not in message and "id" in message:
-            self._answer(message)
-            return
-        for kind, item in c.classify(message):
-            if kind == c.RESPONSE:
-                self._answer(item)
-            elif kind == c.NOTIFICATION:
-                self._notify(item.get("method"), item.get("params"))
-            else:
-                c.log.warning("auth-sidecar sent an unexpected message: %.200r", item)
-
-    def _answer(self, message: Dict[str, Any]) -> None:
-        request_id = message.get("id")
-        if request_id is None:
-            call = None
-            settled = self._pending.orphan(message.get("error"))
-        else:
-            call, settled = self._pending.pop(request_id)
-            if call is None:
-                c.log.warning("auth-sidecar answered id %.40r, which no call is waiting for", request_id)
-        if call is not None:
-            self._release(call)
-            if not call.future.done():  # done: the caller was cancelled or timed out
-                error = message.get("error")
-                if error is None:
-                    call.future.set_result(message.get("result"))
-                else:
-                    call.future.set_exception(error_from_response(error, call.method))
-        for entry, error in settled:
-            self._release(entry)
-            if not entry.future.done():
-                entry.future.set_exception(error_from_response(error, entry.method))
-
-    def _stderr_line(self, raw: bytes) -> None:
-        line = raw.decode("utf-8", "replace").rstrip("\r")
-        self._stderr_tail.append(line)
-        c.stderr_log.info("%s", line)
+    # -- the process ending -----------------------------------------------------------------------
 
     def _finished(self) -> None:
         transport = self._transport
@@ -438,138 +333,20 @@ class AsyncAuthSidecar:
             self._exited.set_result(None)
         self._resume_writing()
 
-    def _mark_dead(self, returncode: Optional[int]) -> None:
-        if self._dead is None:
-            tail = list(self._stderr_tail)
-            if self._closing:
-                self._dead = ClientClosed(returncode, tail, "the client was closed")
-            else:
-                self._dead = SidecarExited(returncode, tail)
-        for call in self._pending.take_all():
-            if not call.future.done():
-                call.future.set_exception(_copy_exit(self._dead))
-        self._in_flight = 0
-        while self._slot_waiters:
-            waiter = self._slot_waiters.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-
-    # -- the methods ----------------------------------------------------------------------------
-
-    def _params(self, profile: Optional[str], locale: Optional[str], **values: Any) -> Dict[str, Any]:
-        return c.params_of(profile=profile or self.profile, locale=locale or self.locale, **values)
-
-    async def validate(
-        self,
-        *,
-        account: Optional[str] = None,
-        username: Optional[str] = None,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        password: Optional[str] = None,
-        purpose: Optional[Purpose] = None,
-        locale: Optional[str] = None,
-        profile: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> ValidationResult:
-        """Checks form fields (no I/O). An invalid value is ``valid: False``, not an error."""
-        params = c.validate_params(account, username, email, phone, password, purpose,
-                                   locale or self.locale, profile or self.profile)
-        return cast(ValidationResult, await self.call("validate", params, timeout=timeout))
-
-    async def register(
-        self,
-        *,
-        username: str,
-        password: str,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        display_name: Optional[str] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> RegisterResult:
-        """Creates an account (full registration policy). Does not log in."""
-        params = c.register_params(username, password, email, phone, display_name,
-                                   profile or self.profile, locale or self.locale)
-        return cast(RegisterResult, await self.call("register", params, timeout=timeout))
-
-    async def login(
-        self,
-        *,
-        account: Optional[str] = None,
-        username: Optional[str] = None,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        password: Optional[str] = None,
-        flow: Optional[LoginFlow] = None,
-        on_prompt: Optional[PromptCallback] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> LoginResult:
-        """Logs in with exactly one of ``account``, ``username``, ``email``, ``phone``, and
-        ``password``; or, with ``flow="device"`` / ``"authorizationCode"`` (oauth2 profiles),
-        with nothing typed here: ``on_prompt(prompt)`` (a function or coroutine function) gets
-        what to show or open, and the call returns once the user is done. Cancelling the task
-        stops the wait."""
-        params = c.login_params(account, username, email, phone, password,
-                                profile or self.profile, locale or self.locale, flow)
-        return cast(LoginResult, await self._call("login", params,
-                                                  self.timeout if timeout is c.DEFAULT else timeout,
-                                                  on_prompt))
-
-    async def get_user(self, *, refresh: bool = False, profile: Optional[str] = None,
-                       locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> GetUserResult:
-        """The logged-in user and session; ``refresh=True`` fetches the user first."""
-        params = self._params(profile, locale, refresh=True if refresh else None)
-        return cast(GetUserResult, await self.call("getUser", params, timeout=timeout))
-
-    async def refresh_token(self, *, force: bool = False, profile: Optional[str] = None,
-                            locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> RefreshTokenResult:
-        """Refreshes within the refresh margin, or always with ``force=True``."""
-        params = self._params(profile, locale, force=True if force else None)
-        return cast(RefreshTokenResult, await self.call("refreshToken", params, timeout=timeout))
-
-    async def logout(self, *, profile: Optional[str] = None, locale: Optional[str] = None,
-                     timeout: Any = c.DEFAULT) -> LogoutResult:
-        """Revokes the session (best effort) and always clears it locally. Idempotent."""
-        return cast(LogoutResult, await self.call("logout", self._params(profile, locale), timeout=timeout))
-
-    async def status(self, *, profile: Optional[str] = None, locale: Optional[str] = None,
-                     timeout: Any = c.DEFAULT) -> StatusResult:
-        """Version, capabilities, each profile's provider and logged-in state, storage protection."""
-        return cast(StatusResult, await self.call("status", self._params(profile, locale), timeout=timeout))
-
-    async def discover(self, *, timeout: Any = c.DEFAULT) -> OpenRPCDocument:
-        """The sidecar's OpenRPC document (``rpc.discover``)."""
-        return cast(OpenRPCDocument, await self.call("rpc.discover", {}, timeout=timeout))
-
     def __repr__(self) -> str:
         state = "not started" if self._transport is None else ("exited" if self._dead else f"pid {self.pid}")
         return f"<AsyncAuthSidecar {state}>"
 
 
-async def _wait(future: "asyncio.Future[None]", seconds: float) -> bool:
+async def _wait(future: asyncio.Future[None], seconds: float) -> bool:
     """Waits for ``future`` up to ``seconds`` without cancelling it; True if it is done."""
     if not future.done():
         await asyncio.wait([future], timeout=seconds)
     return future.done()
 
 
-def _copy_exit(error: SidecarExited) -> SidecarExited:
-    return type(error)(error.returncode, error.stderr_tail, error.detail)
-
-
 def _signal(send: Callable[[], None]) -> None:
     try:
         send()
     except ProcessLookupError:
-        pass
-
-
-def _remove(listeners: List[Any], callback: Any) -> None:
-    try:
-        listeners.remove(callback)
-    except ValueError:
         pass

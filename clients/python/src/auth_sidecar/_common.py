@@ -1,33 +1,42 @@
-"""What the sync and asyncio clients share: finding the binary, the command line and
-environment, encoding requests, classifying what the sidecar writes, and the pending-call
-table (including the attribution of answers the sidecar could not address to an id)."""
+"""The process and the wire: finding the binary, the command line and environment, encoding
+requests, classifying what the sidecar writes, and the pending-call table (including the
+attribution of answers the sidecar could not address to an id)."""
 
 from __future__ import annotations
 
 import collections
 import json
-import logging
 import os
-import shutil
-from typing import (
-    Any,
-    Deque,
-    Dict,
-    Generic,
-    Iterable,
-    List,
-    Mapping,
-    Optional,
-    Sequence,
-    Tuple,
-    TypeVar,
-    Union,
-)
 
 from ._errors import BinaryNotFound
 
-log = logging.getLogger("auth_sidecar")
-stderr_log = logging.getLogger("auth_sidecar.stderr")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
+if TYPE_CHECKING:
+    from logging import Logger
+    from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+    PathLike = Union[str, "os.PathLike[str]"]
+
+
+class _LazyLogger:
+    """A logger that imports :mod:`logging` on first use: it (and what it imports) would be most
+    of what ``import auth_sidecar`` costs, and a client that logs nothing never needs it."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        import logging
+
+        return getattr(logging.getLogger(self._name), attribute)
+
+
+if TYPE_CHECKING:
+    log: Logger
+    stderr_log: Logger
+else:
+    log = _LazyLogger("auth_sidecar")
+    stderr_log = _LazyLogger("auth_sidecar.stderr")
 
 ENV_BINARY = "AUTH_SIDECAR_BIN"
 BINARY_NAME = "auth-sidecar"
@@ -41,7 +50,6 @@ INTERACTIVE_FLOWS = frozenset({"device", "authorizationCode"})
 #: in-flight limit, so the client does not queue them behind slow calls.
 UNCOUNTED_METHODS = frozenset({"validate", "rpc.discover"})
 
-PathLike = Union[str, "os.PathLike[str]"]
 
 
 class _Default:
@@ -61,6 +69,8 @@ def resolve_binary(binary: Optional[PathLike] = None) -> str:
     from_env = os.environ.get(ENV_BINARY)
     if from_env:
         return _checked(from_env, f"${ENV_BINARY}")
+    import shutil  # here, not at import: only starting a client needs it
+
     found = shutil.which(BINARY_NAME)
     if found:
         return found
@@ -72,6 +82,8 @@ def resolve_binary(binary: Optional[PathLike] = None) -> str:
 
 def _checked(path: str, source: str) -> str:
     if os.sep not in path and not os.path.exists(path):
+        import shutil
+
         found = shutil.which(path)
         if found:
             return found
@@ -137,51 +149,6 @@ def encode_cancel(request_id: int) -> bytes:
     return b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%d}}\n' % request_id
 
 
-def params_of(**values: Any) -> Dict[str, Any]:
-    """A params object of the values that are not ``None``."""
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def validate_params(account: Optional[str], username: Optional[str], email: Optional[str],
-                    phone: Optional[str], password: Optional[str], purpose: Optional[str],
-                    locale: Optional[str], profile: Optional[str]) -> Dict[str, Any]:
-    return params_of(account=account, username=username, email=email, phone=phone,
-                     password=password, purpose=purpose, locale=locale, profile=profile)
-
-
-def login_params(account: Optional[str], username: Optional[str], email: Optional[str],
-                 phone: Optional[str], password: Optional[str], profile: Optional[str],
-                 locale: Optional[str], flow: Optional[str] = None) -> Dict[str, Any]:
-    given = [v for v in (account, username, email, phone) if v is not None]
-    if flow in INTERACTIVE_FLOWS:
-        # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
-        if given or password is not None:
-            raise TypeError(f"login(flow={flow!r}) takes no account or password")
-        return params_of(flow=flow, profile=profile, locale=locale)
-    if flow not in (None, "password"):
-        raise ValueError(f"login() flow must be 'password', 'device' or 'authorizationCode', not {flow!r}")
-    if not isinstance(password, str):
-        raise TypeError("login() needs password= as a str")
-    if len(given) != 1:
-        raise TypeError("login() needs exactly one of account=, username=, email=, phone=")
-    return params_of(account=account, username=username, email=email, phone=phone,
-                     password=password, profile=profile, locale=locale)
-
-
-def prompt_request_id(params: Any) -> Any:
-    """The id of the ``login`` request a ``loginPrompt`` belongs to (None if it names none)."""
-    return params.get("id") if isinstance(params, dict) else None
-
-
-def register_params(username: str, password: str, email: Optional[str], phone: Optional[str],
-                    display_name: Optional[str], profile: Optional[str],
-                    locale: Optional[str]) -> Dict[str, Any]:
-    if not isinstance(password, str):
-        raise TypeError("register() needs password= as a str")
-    return params_of(username=username, password=password, email=email, phone=phone,
-                     displayName=display_name, profile=profile, locale=locale)
-
-
 # Kinds of lines read from the sidecar's stdout.
 RESPONSE = 0
 NOTIFICATION = 1
@@ -206,10 +173,7 @@ def classify(message: Any) -> Iterable[Tuple[int, Any]]:
 # Pending calls
 # ---------------------------------------------------------------------------------------------
 
-E = TypeVar("E")
-
-
-class PendingTable(Generic[E]):
+class PendingTable:
     """The calls sent and not yet answered, by id.
 
     The sidecar answers a message it could not read an id from (unparsable JSON, over the size
@@ -226,16 +190,16 @@ class PendingTable(Generic[E]):
     __slots__ = ("entries", "orphans")
 
     def __init__(self) -> None:
-        self.entries: Dict[int, E] = {}
+        self.entries: Dict[int, Any] = {}
         self.orphans: Deque[Any] = collections.deque()
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def add(self, request_id: int, entry: E) -> None:
+    def add(self, request_id: int, entry: Any) -> None:
         self.entries[request_id] = entry
 
-    def pop(self, request_id: Any) -> Tuple[Optional[E], List[Tuple[E, Any]]]:
+    def pop(self, request_id: Any) -> Tuple[Optional[Any], List[Tuple[Any, Any]]]:
         """Removes the entry answered with ``request_id``; also returns anonymous errors now
         attributable, as (entry, error object) pairs."""
         entry = self.entries.pop(request_id, None) if isinstance(request_id, int) else None
@@ -243,12 +207,12 @@ class PendingTable(Generic[E]):
             return None, []
         return entry, (self._settle() if self.orphans else [])
 
-    def orphan(self, error: Any) -> List[Tuple[E, Any]]:
+    def orphan(self, error: Any) -> List[Tuple[Any, Any]]:
         """Records an ``id: null`` error; returns the (entry, error) pairs now attributable."""
         self.orphans.append(error)
         return self._settle()
 
-    def _settle(self) -> List[Tuple[E, Any]]:
+    def _settle(self) -> List[Tuple[Any, Any]]:
         while len(self.orphans) > len(self.entries):
             # Cannot be ours (nothing pending could have caused it): drop it.
             log.warning("auth-sidecar answered an error without an id that matches no call: %r",
@@ -258,7 +222,7 @@ class PendingTable(Generic[E]):
         settled = [(self.entries.pop(i), self.orphans.popleft()) for i in sorted(self.entries)]
         return settled
 
-    def take_all(self) -> List[E]:
+    def take_all(self) -> List[Any]:
         entries = list(self.entries.values())
         self.entries.clear()
         self.orphans.clear()

@@ -6,7 +6,11 @@ The kind -> class table, ``ERROR_KINDS``, is the single place that maps the side
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Type
+
+    from ._types import ValidationFields
 
 __all__ = [
     "SidecarError",
@@ -17,8 +21,8 @@ __all__ = [
     "SessionExpired",
     "RateLimited",
     "NetworkUnavailable",
-    "RequestTimeout",
     "Timeout",
+    "RequestTimeout",
     "ServerError",
     "BadResponse",
     "TLSError",
@@ -60,6 +64,8 @@ class AuthSidecarError(SidecarError):
 
     #: The kind this class stands for (set from ``ERROR_KINDS``); ``None`` on the base class.
     KIND: Optional[str] = None
+    #: Whether ``fields`` is a dict even when the answer carried none.
+    _FIELDS_ALWAYS = False
 
     def __init__(
         self,
@@ -68,7 +74,7 @@ class AuthSidecarError(SidecarError):
         message: str,
         retryable: bool = False,
         retry_after: Optional[float] = None,
-        fields: Optional[Dict[str, Any]] = None,
+        fields: Optional[ValidationFields] = None,
         data: Optional[Dict[str, Any]] = None,
         *,
         method: Optional[str] = None,
@@ -79,7 +85,8 @@ class AuthSidecarError(SidecarError):
         self.message = message
         self.retryable = retryable
         self.retry_after = retry_after
-        self.fields = fields
+        #: The per-field report of ``validate`` (always there on :class:`ValidationFailed`).
+        self.fields = {} if fields is None and self._FIELDS_ALWAYS else fields
         self.data: Dict[str, Any] = dict(data) if data else {}
         #: The RPC method whose call failed, when known.
         self.method = method
@@ -115,13 +122,16 @@ class AuthSidecarError(SidecarError):
 
 
 def _rebuild_error(cls: Type[AuthSidecarError], kind: str, code: int, message: str, retryable: bool,
-                   retry_after: Optional[float], fields: Optional[Dict[str, Any]],
+                   retry_after: Optional[float], fields: Optional[ValidationFields],
                    data: Optional[Dict[str, Any]], method: Optional[str]) -> AuthSidecarError:
     return cls(kind, code, message, retryable, retry_after, fields, data, method=method)
 
 
 class ValidationFailed(AuthSidecarError):
     """Input failed the validation rules; ``fields`` has the per-field report of ``validate``."""
+
+    fields: ValidationFields
+    _FIELDS_ALWAYS = True
 
 
 class InvalidCredentials(AuthSidecarError):
@@ -155,16 +165,14 @@ class NetworkUnavailable(AuthSidecarError):
     """The auth server cannot be reached. The session is kept."""
 
 
-class RequestTimeout(AuthSidecarError):
-    """Error kind ``timeout``: the auth server did not answer in time (the session is kept).
-
-    Not to be confused with :class:`CallTimeout` (the client gave up waiting for the sidecar) or
-    the builtin :class:`TimeoutError`.
-    """
+class Timeout(SidecarError, TimeoutError):
+    """Something took too long: the auth server (:class:`RequestTimeout`) or the sidecar's answer
+    (:class:`CallTimeout`). Also the builtin :class:`TimeoutError`, so ``except TimeoutError``
+    catches both."""
 
 
-#: Alias matching the error kind's name; prefer :class:`RequestTimeout`.
-Timeout = RequestTimeout
+class RequestTimeout(AuthSidecarError, Timeout):
+    """Error kind ``timeout``: the auth server did not answer in time (the session is kept)."""
 
 
 class ServerError(AuthSidecarError):
@@ -354,7 +362,7 @@ class BinaryNotFound(SidecarError, FileNotFoundError):
         return str(self.args[0]) if self.args else "auth-sidecar binary not found"
 
 
-class CallTimeout(SidecarError, TimeoutError):
+class CallTimeout(Timeout):
     """The client stopped waiting for an answer (the ``timeout=`` of a call). The request was
     cancelled with ``$/cancelRequest``; its late answer is discarded."""
 

@@ -2,78 +2,58 @@
 
 from __future__ import annotations
 
-import collections
-import itertools
-import json
+import functools
 import queue
-import subprocess
 import threading
 import time
-from _thread import allocate_lock
-from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, cast
 
 from . import _common as c
-from ._errors import (
-    CallTimeout,
-    ClientClosed,
-    SidecarExited,
-    error_from_response,
-)
-from ._types import (
-    GetUserResult,
-    LoginFlow,
-    LoginPrompt,
-    LoginResult,
-    LogoutResult,
-    OpenRPCDocument,
-    Purpose,
-    RefreshTokenResult,
-    RegisterResult,
-    SessionChanged,
-    StatusResult,
-    ValidationResult,
-)
+from . import _requests as r
+from ._base import BaseClient, CallEntry, copy_exit
+from ._errors import AuthSidecarError, CallTimeout, ClientClosed, SidecarExited
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at run time (most of the import cost)
+if TYPE_CHECKING:
+    import subprocess
+    from typing import Any, Callable, List, Optional, Tuple, TypeVar
+
+    from typing_extensions import Concatenate, ParamSpec
+
+    P = ParamSpec("P")
+    T = TypeVar("T")
 
 __all__ = ["AuthSidecar", "PendingCall"]
 
 
-class PendingCall:
+class PendingCall(CallEntry):
     """A request sent with :meth:`AuthSidecar.submit` and (maybe) not yet answered."""
 
-    __slots__ = ("id", "method", "_client", "_done", "_result", "_error", "_counted")
+    __slots__ = ("_client", "seen")
 
-    def __init__(self, client: "AuthSidecar", request_id: int, method: str, counted: bool) -> None:
-        self.id = request_id
-        self.method = method
+    def __init__(self, client: AuthSidecar, request_id: int, method: str, counted: bool) -> None:
+        super().__init__(request_id, method, counted, client._futures.Future())
         self._client = client
-        # A lock held until the answer arrives: the cheapest way to park a thread in CPython.
-        self._done = allocate_lock()
-        self._done.acquire()
-        self._result: Any = None
-        self._error: Optional[BaseException] = None
-        self._counted = counted
+        #: How many notifications had been read when the answer came (their callbacks run first).
+        self.seen = 0
 
     def done(self) -> bool:
         """True once the call has its answer (or its error)."""
-        return not self._done.locked()
+        return bool(self.future.done())
 
     def result(self, timeout: Optional[float] = None) -> Any:
-        """Waits for the answer and returns the result, or raises the error.
+        """Waits for the answer and returns the result, or raises the error. The callbacks of
+        notifications read before the answer (``sessionChanged``, …) have run by then.
 
         With ``timeout`` (seconds), a call still unanswered is cancelled (``$/cancelRequest``)
         and :class:`CallTimeout` is raised.
         """
-        if timeout is None:
-            self._done.acquire()
-        elif not self._done.acquire(timeout=max(timeout, 0)):
-            if not self.done():
-                self.cancel()
-                raise CallTimeout(f"{self.method}: no answer from auth-sidecar within {timeout:g} s")
-            self._done.acquire()
-        self._done.release()  # let any other thread waiting on this call see it too
-        if self._error is not None:
-            raise self._error
-        return self._result
+        try:
+            self.future.exception(None if timeout is None else max(timeout, 0))
+        except self._client._futures.TimeoutError:
+            self.cancel()
+            raise CallTimeout(f"{self.method}: no answer from auth-sidecar within {timeout:g} s") from None
+        self._client._await_callbacks(self.seen)
+        return self.future.result()
 
     def cancel(self) -> bool:
         """Asks the sidecar to cancel the request (``$/cancelRequest``). The call then answers
@@ -84,17 +64,22 @@ class PendingCall:
         self._client._send_cancel(self.id)
         return True
 
-    def _resolve(self, result: Any, error: Optional[BaseException]) -> None:
-        self._result = result
-        self._error = error
-        self._done.release()
-
     def __repr__(self) -> str:
         state = "done" if self.done() else "pending"
         return f"<PendingCall id={self.id} method={self.method!r} {state}>"
 
 
-class AuthSidecar:
+def _blocking(build: Callable[Concatenate[BaseClient, P], r.Request[T]]) -> Callable[Concatenate[AuthSidecar, P], T]:
+    """The blocking method of a request builder: sends the request and waits for its answer."""
+
+    def method(self: AuthSidecar, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self._perform(build(self, *args, **kwargs))
+
+    functools.update_wrapper(method, build)
+    return method
+
+
+class AuthSidecar(BaseClient):
     """A running ``auth-sidecar`` process, spoken to over its stdin/stdout.
 
     Use it as a context manager (``with AuthSidecar(...) as sidecar:``) or call :meth:`start`
@@ -117,72 +102,54 @@ class AuthSidecar:
         being refused. ``validate`` and ``rpc.discover`` are not counted. ``None``: no limit.
     :param shutdown_timeout: seconds :meth:`close` waits for the process to exit after closing
         its stdin, before SIGTERM (then, 2 s later, SIGKILL).
+    :param handshake: :meth:`start` waits for a first answer, so a sidecar that cannot start
+        (exit 78: a bad config) fails there with :class:`SidecarExited`.
     """
 
-    def __init__(
-        self,
-        binary: Optional[c.PathLike] = None,
-        *,
-        state_dir: Optional[c.PathLike] = None,
-        config: Optional[c.PathLike] = None,
-        log_level: Optional[str] = None,
-        args: Sequence[str] = (),
-        env: Optional[Mapping[str, Optional[str]]] = None,
-        cwd: Optional[c.PathLike] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Optional[float] = None,
-        max_in_flight: Optional[int] = 64,
-        shutdown_timeout: float = 10.0,
-        stderr_lines: int = 50,
-    ) -> None:
-        self._binary = binary
-        self._state_dir = state_dir
-        self._config = config
-        self._log_level = log_level
-        self._args = list(args)
-        self._env = dict(env) if env else None
-        self._cwd = cwd
-        self.profile = profile
-        self.locale = locale
-        self.timeout = timeout
-        if max_in_flight is not None and max_in_flight < 1:
-            raise ValueError("max_in_flight must be at least 1 (or None)")
-        self._max_in_flight = max_in_flight
-        self._shutdown_timeout = shutdown_timeout
+    def _setup(self) -> None:
+        # Imported by the first client, not with the package: concurrent.futures brings logging.
+        import concurrent.futures
 
-        self._proc: Optional[subprocess.Popen] = None  # type: ignore[type-arg]
-        self._lock = threading.Lock()
-        self._slot_free = threading.Condition(self._lock)
-        self._in_flight = 0
+        self._futures = concurrent.futures
+        self._proc: Optional[subprocess.Popen[bytes]] = None
+        lock = threading.Lock()
+        self._lock = lock
+        self._slot_free = threading.Condition(lock)
         self._write_lock = threading.Lock()
-        self._pending: c.PendingTable[PendingCall] = c.PendingTable()
-        self._ids = itertools.count(1)
-        self._dead: Optional[SidecarExited] = None
-        self._closing = False
         self._started = False
-        self._stderr_tail: Deque[str] = collections.deque(maxlen=max(stderr_lines, 1))
         self._threads: List[threading.Thread] = []
         self._stderr_thread: Optional[threading.Thread] = None
-        self._notifications: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._notifications: queue.SimpleQueue[Optional[Tuple[int, Any, Any]]] = queue.SimpleQueue()
         self._dispatcher: Optional[threading.Thread] = None
-        self._listeners: List[Callable[[str, Any], Any]] = []
-        self._session_listeners: List[Callable[[SessionChanged], Any]] = []
-        self._prompt_listeners: List[Callable[[LoginPrompt], Any]] = []
-        #: ``on_prompt`` of pending interactive logins, by request id (guarded by ``_lock``).
-        self._prompt_callbacks: Dict[int, Callable[[LoginPrompt], Any]] = {}
+        # Notifications read (by the reader thread) and delivered (by the dispatcher thread).
+        self._notified = 0
+        self._delivered = 0
+        self._delivery = threading.Condition()
+
+    validate = _blocking(r.validate)
+    register = _blocking(r.register)
+    login = _blocking(r.login)
+    get_user = _blocking(r.get_user)
+    refresh_token = _blocking(r.refresh_token)
+    logout = _blocking(r.logout)
+    status = _blocking(r.status)
+    discover = _blocking(r.discover)
+    call = _blocking(r.call)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
-    def start(self) -> "AuthSidecar":
-        """Spawns the sidecar (once). Raises :class:`BinaryNotFound` without an executable."""
+    def start(self) -> AuthSidecar:
+        """Spawns the sidecar (once) and, with ``handshake`` (the default), waits for its first
+        answer. Raises :class:`BinaryNotFound` without an executable, :class:`SidecarExited` when
+        the sidecar exits at start (78: a bad config; ``stderr_tail`` says why)."""
+        import subprocess  # here, not at import: a few milliseconds every importer would pay
+
         with self._lock:
             if self._dead is not None:
-                raise _copy_exit(self._dead)
+                raise copy_exit(self._dead)
             if self._started:
                 return self
-            binary = c.resolve_binary(self._binary)
-            command = c.build_command(binary, self._state_dir, self._config, self._log_level, self._args)
+            command = self._command()
             self._proc = subprocess.Popen(
                 command,
                 stdin=subprocess.PIPE,
@@ -204,30 +171,33 @@ class AuthSidecar:
             for thread in self._threads:
                 thread.start()
             c.log.debug("started %s: %s", name, command)
+        if self._handshake:
+            try:
+                self.call(r.HANDSHAKE_METHOD, r.HANDSHAKE_PARAMS)
+            except AuthSidecarError:
+                pass  # an answer all the same
+            except SidecarExited:
+                self.close()
+                raise
         return self
 
     def close(self) -> None:
         """Stops the sidecar cleanly: closes its stdin (it answers what is in flight and exits),
         waits up to ``shutdown_timeout``, then terminates and finally kills it. Idempotent."""
         with self._lock:
+            proc = self._proc if self._started and not self._closing else None
+            self._closing = True
             if not self._started:
-                self._closing = True
                 if self._dead is None:
                     self._dead = ClientClosed(None, (), "the client was closed")
                 return
-            if self._closing:
-                proc = None
-            else:
-                self._closing = True
-                proc = self._proc
         if proc is None:
             self._join_threads()
             return
+        import subprocess
+
         with self._write_lock:
-            try:
-                proc.stdin.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
+            _close_quietly(proc.stdin)
         try:
             proc.wait(self._shutdown_timeout)
         except subprocess.TimeoutExpired:
@@ -248,10 +218,10 @@ class AuthSidecar:
             if thread is not current and thread.is_alive():
                 thread.join(5.0)
 
-    def __enter__(self) -> "AuthSidecar":
+    def __enter__(self) -> AuthSidecar:
         return self.start()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
@@ -264,84 +234,33 @@ class AuthSidecar:
         """The sidecar's exit code once it has exited (negative: killed by that signal)."""
         return self._proc.poll() if self._proc else None
 
-    @property
-    def stderr_tail(self) -> List[str]:
-        """The last lines the sidecar wrote to stderr."""
-        with self._lock:
-            return list(self._stderr_tail)
-
-    # -- notifications ------------------------------------------------------------------------
-
-    def on_session_changed(self, callback: Callable[[SessionChanged], Any]) -> Callable[[], None]:
-        """Calls ``callback({"profile": ..., "state": ...})`` for every ``sessionChanged``
-        (state ``loggedIn``, ``refreshed``, ``loggedOut`` or ``expired``). Callbacks run in order
-        on one dedicated thread, so they may call this client. Returns a function that removes
-        the callback."""
-        self._session_listeners.append(callback)
-        return lambda: _remove(self._session_listeners, callback)
-
-    def on_notification(self, callback: Callable[[str, Any], Any]) -> Callable[[], None]:
-        """Calls ``callback(method, params)`` for every notification the sidecar sends."""
-        self._listeners.append(callback)
-        return lambda: _remove(self._listeners, callback)
-
-    def on_login_prompt(self, callback: Callable[[LoginPrompt], Any]) -> Callable[[], None]:
-        """Calls ``callback(prompt)`` for every ``loginPrompt`` (any interactive login of this
-        client; ``prompt["id"]`` names the login request). Returns a function that removes it."""
-        self._prompt_listeners.append(callback)
-        return lambda: _remove(self._prompt_listeners, callback)
-
-    def _dispatch(self) -> None:
-        while True:
-            item = self._notifications.get()
-            if item is None:
-                return
-            method, params = item
-            if method is _FORGET_PROMPT:
-                with self._lock:
-                    self._prompt_callbacks.pop(params, None)
-                continue
-            for callback in list(self._listeners):
-                _run_callback(callback, method, params)
-            if method == c.SESSION_CHANGED:
-                for on_change in list(self._session_listeners):
-                    _run_callback(on_change, params)
-            elif method == c.LOGIN_PROMPT:
-                for on_prompt in list(self._prompt_listeners):
-                    _run_callback(on_prompt, params)
-                with self._lock:
-                    own = self._prompt_callbacks.pop(c.prompt_request_id(params), None)  # type: ignore[arg-type]
-                if own is not None:
-                    _run_callback(own, params)
-
     # -- calls --------------------------------------------------------------------------------
-
-    def call(self, method: str, params: Any = None, *, timeout: Any = c.DEFAULT) -> Any:
-        """Sends any request and returns its result (raises its error as an exception).
-
-        ``params`` is sent as given (normally a dict; ``None`` sends none).
-        """
-        return self.submit(method, params).result(self.timeout if timeout is c.DEFAULT else timeout)
 
     def submit(self, method: str, params: Any = None) -> PendingCall:
         """Sends a request without waiting: ``.result(timeout)`` waits, ``.cancel()`` cancels."""
         return self._submit(method, params)
 
-    def _submit(self, method: str, params: Any,
-                on_prompt: Optional[Callable[[LoginPrompt], Any]] = None) -> PendingCall:
+    def _perform(self, request: r.Request[T]) -> T:
+        call = self._submit(request.method, request.params, request.on_prompt)
+        try:
+            result: T = call.result(request.timeout)
+            return result
+        finally:
+            if request.on_prompt is not None:
+                with self._lock:
+                    self._prompt_callbacks.pop(call.id, None)
+
+    def _submit(self, method: str, params: Any, on_prompt: Optional[r.PromptCallback] = None) -> PendingCall:
         if not self._started:
             self.start()
         request_id = next(self._ids)
         data = c.encode_request(request_id, method, params)  # TypeError/ValueError: nothing sent
-        counted = self._max_in_flight is not None and method not in c.UNCOUNTED_METHODS
+        counted = self._counts(method)
+        limit = self._max_in_flight or 0
         with self._lock:
-            if counted:
-                while self._in_flight >= self._max_in_flight and self._dead is None:  # type: ignore[operator]
-                    self._slot_free.wait()
-            if self._dead is not None:
-                raise _copy_exit(self._dead)
-            if self._closing:
-                raise ClientClosed(None, (), "the client is closing")
+            while counted and self._in_flight >= limit and self._dead is None:
+                self._slot_free.wait()
+            self._check_open()
             call = PendingCall(self, request_id, method, counted)
             self._pending.add(request_id, call)
             if on_prompt is not None:
@@ -375,8 +294,8 @@ class AuthSidecar:
                 popped, _ = self._pending.pop(call.id)
             if popped is not None:
                 proc = self._proc
-                popped._resolve(None, SidecarExited(proc.poll() if proc else None, self.stderr_tail,
-                                                    "cannot write to its stdin"))
+                self._settle(popped, None, SidecarExited(proc.poll() if proc else None, self.stderr_tail,
+                                                         "cannot write to its stdin"))
 
     def _send_cancel(self, request_id: int) -> None:
         with self._lock:
@@ -384,33 +303,54 @@ class AuthSidecar:
                 return
         self._write(c.encode_cancel(request_id), None)
 
+    def _settle(self, call: CallEntry, result: Any, error: Optional[BaseException]) -> None:
+        if isinstance(call, PendingCall):
+            call.seen = self._notified
+        super()._settle(call, result, error)
+
+    def _slot_freed(self) -> None:
+        self._slot_free.notify()
+
+    def _all_slots_freed(self) -> None:
+        self._slot_free.notify_all()
+
+    # -- notifications: delivered in order on one thread, before the answers that follow them --
+
+    def _notification(self, method: Any, params: Any) -> None:
+        self._notified += 1  # only the reader thread writes it
+        self._notifications.put((self._notified, method, params))
+
+    def _dispatch(self) -> None:
+        while True:
+            item = self._notifications.get()
+            if item is None:
+                return
+            number, method, params = item
+            self._deliver(method, params)
+            with self._delivery:
+                self._delivered = number
+                self._delivery.notify_all()
+
+    def _await_callbacks(self, seen: int) -> None:
+        """Waits until the callbacks of the first ``seen`` notifications have run; at once on the
+        dispatcher thread itself (a callback that calls the client must not wait for itself)."""
+        if self._delivered >= seen or threading.current_thread() is self._dispatcher:
+            return
+        with self._delivery:
+            self._delivery.wait_for(lambda: self._delivered >= seen)
+
     # -- the reader threads -------------------------------------------------------------------
 
     def _read_stdout(self) -> None:
+        import subprocess
+
         proc = self._proc
         assert proc is not None and proc.stdout is not None
         stdout = proc.stdout
         detail = ""
-        loads = json.loads
         try:
             for line in iter(stdout.readline, b""):
-                try:
-                    message = loads(line)
-                except ValueError:
-                    if not line.isspace():
-                        c.log.warning("auth-sidecar wrote a line that is not JSON on stdout: %.200r", line)
-                    continue
-                # The common case first: one answer to one of our calls.
-                if type(message) is dict and "method" not in message and "id" in message:
-                    self._answer(message)
-                    continue
-                for kind, item in c.classify(message):
-                    if kind == c.RESPONSE:
-                        self._answer(item)
-                    elif kind == c.NOTIFICATION:
-                        self._notifications.put((item.get("method"), item.get("params")))
-                    else:
-                        c.log.warning("auth-sidecar sent an unexpected message: %.200r", item)
+                self._stdout_line(line)
         except Exception as error:  # a bug here must not leave every caller hanging
             c.log.exception("auth-sidecar reader failed; stopping the sidecar")
             detail = f"the client's reader failed: {error!r}"
@@ -428,176 +368,18 @@ class AuthSidecar:
             self._mark_dead(returncode, detail)
             self._notifications.put(None)
 
-    def _answer(self, message: Dict[str, Any]) -> None:
-        request_id = message.get("id")
-        settled: List[Any] = []
-        with self._lock:
-            if request_id is None:
-                call = None
-                settled = self._pending.orphan(message.get("error"))
-            else:
-                call, settled = self._pending.pop(request_id)
-            if call is not None and call._counted:
-                self._in_flight -= 1
-                self._slot_free.notify()
-            for entry, _ in settled:
-                if entry._counted:
-                    self._in_flight -= 1
-                    self._slot_free.notify()
-        if call is not None:
-            error = message.get("error")
-            if error is None:
-                call._resolve(message.get("result"), None)
-            else:
-                call._resolve(None, error_from_response(error, call.method))
-        elif request_id is not None:
-            c.log.warning("auth-sidecar answered id %.40r, which no call is waiting for", request_id)
-        for entry, error in settled:
-            entry._resolve(None, error_from_response(error, entry.method))
-
     def _read_stderr(self) -> None:
         proc = self._proc
         assert proc is not None and proc.stderr is not None
-        tail = self._stderr_tail
         try:
             for raw in iter(proc.stderr.readline, b""):
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                with self._lock:
-                    tail.append(line)
-                c.stderr_log.info("%s", line)
+                self._stderr_line(raw)
         finally:
             _close_quietly(proc.stderr)
-
-    def _mark_dead(self, returncode: Optional[int], detail: str = "") -> None:
-        with self._lock:
-            if self._dead is None:
-                tail = list(self._stderr_tail)
-                if self._closing:
-                    self._dead = ClientClosed(returncode, tail, detail or "the client was closed")
-                else:
-                    self._dead = SidecarExited(returncode, tail, detail)
-            error = self._dead
-            calls = self._pending.take_all()
-            self._in_flight = 0
-            self._slot_free.notify_all()
-        for call in calls:
-            call._resolve(None, _copy_exit(error))
-
-    # -- the methods ----------------------------------------------------------------------------
-
-    def _params(self, profile: Optional[str], locale: Optional[str], **values: Any) -> Dict[str, Any]:
-        return c.params_of(profile=profile or self.profile, locale=locale or self.locale, **values)
-
-    def validate(
-        self,
-        *,
-        account: Optional[str] = None,
-        username: Optional[str] = None,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        password: Optional[str] = None,
-        purpose: Optional[Purpose] = None,
-        locale: Optional[str] = None,
-        profile: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> ValidationResult:
-        """Checks form fields (no I/O). An invalid value is ``valid: False``, not an error."""
-        params = c.validate_params(account, username, email, phone, password, purpose,
-                                   locale or self.locale, profile or self.profile)
-        return cast(ValidationResult, self.call("validate", params, timeout=timeout))
-
-    def register(
-        self,
-        *,
-        username: str,
-        password: str,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        display_name: Optional[str] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> RegisterResult:
-        """Creates an account (full registration policy). Does not log in."""
-        params = c.register_params(username, password, email, phone, display_name,
-                                   profile or self.profile, locale or self.locale)
-        return cast(RegisterResult, self.call("register", params, timeout=timeout))
-
-    def login(
-        self,
-        *,
-        account: Optional[str] = None,
-        username: Optional[str] = None,
-        email: Optional[str] = None,
-        phone: Optional[str] = None,
-        password: Optional[str] = None,
-        flow: Optional[LoginFlow] = None,
-        on_prompt: Optional[Callable[[LoginPrompt], Any]] = None,
-        profile: Optional[str] = None,
-        locale: Optional[str] = None,
-        timeout: Any = c.DEFAULT,
-    ) -> LoginResult:
-        """Logs in with exactly one of ``account`` (classified as email, phone or username),
-        ``username``, ``email``, ``phone``, and ``password``.
-
-        With ``flow="device"`` or ``flow="authorizationCode"`` (oauth2 profiles) nothing is typed
-        here: ``on_prompt(prompt)`` is called (on the notification thread) with what to show or
-        open — the device flow's ``userCode`` and ``verificationUri``, or the ``authorizationUrl``
-        to open in the user's browser — and the call returns once the user is done. Give a
-        ``timeout`` long enough for a person (the sidecar's own deadline is
-        ``prompt["expiresAt"]``); a timeout or :meth:`PendingCall.cancel` stops the wait."""
-        params = c.login_params(account, username, email, phone, password,
-                                profile or self.profile, locale or self.locale, flow)
-        call = self._submit("login", params, on_prompt)
-        try:
-            return cast(LoginResult, call.result(self.timeout if timeout is c.DEFAULT else timeout))
-        finally:
-            if on_prompt is not None:
-                # Through the notification queue, not at once: a prompt read before the answer is
-                # still queued there and must reach ``on_prompt`` first.
-                self._notifications.put((_FORGET_PROMPT, call.id))
-
-    def get_user(self, *, refresh: bool = False, profile: Optional[str] = None,
-                 locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> GetUserResult:
-        """The logged-in user and session (refreshing an expiring access token transparently);
-        ``refresh=True`` fetches the user from the provider first. Raises :class:`NotLoggedIn`
-        (see ``last_account``) or :class:`SessionExpired`."""
-        params = self._params(profile, locale, refresh=True if refresh else None)
-        return cast(GetUserResult, self.call("getUser", params, timeout=timeout))
-
-    def refresh_token(self, *, force: bool = False, profile: Optional[str] = None,
-                      locale: Optional[str] = None, timeout: Any = c.DEFAULT) -> RefreshTokenResult:
-        """Refreshes the access token when it is within the refresh margin, or always with
-        ``force=True``."""
-        params = self._params(profile, locale, force=True if force else None)
-        return cast(RefreshTokenResult, self.call("refreshToken", params, timeout=timeout))
-
-    def logout(self, *, profile: Optional[str] = None, locale: Optional[str] = None,
-               timeout: Any = c.DEFAULT) -> LogoutResult:
-        """Revokes the session (best effort) and always clears it locally. Idempotent."""
-        return cast(LogoutResult, self.call("logout", self._params(profile, locale), timeout=timeout))
-
-    def status(self, *, profile: Optional[str] = None, locale: Optional[str] = None,
-               timeout: Any = c.DEFAULT) -> StatusResult:
-        """Version, capabilities, each profile's provider and logged-in state, storage protection."""
-        return cast(StatusResult, self.call("status", self._params(profile, locale), timeout=timeout))
-
-    def discover(self, *, timeout: Any = c.DEFAULT) -> OpenRPCDocument:
-        """The sidecar's OpenRPC document (``rpc.discover``)."""
-        return cast(OpenRPCDocument, self.call("rpc.discover", {}, timeout=timeout))
 
     def __repr__(self) -> str:
         state = "not started" if not self._started else ("exited" if self._dead else f"pid {self.pid}")
         return f"<AuthSidecar {state}>"
-
-
-#: A notification-queue item that drops a finished login's ``on_prompt``.
-_FORGET_PROMPT = object()
-
-
-def _copy_exit(error: SidecarExited) -> SidecarExited:
-    """A fresh exception per waiter (raising one instance from many threads tangles tracebacks)."""
-    return type(error)(error.returncode, error.stderr_tail, error.detail)
 
 
 def _close_quietly(stream: Any) -> None:
@@ -605,17 +387,3 @@ def _close_quietly(stream: Any) -> None:
         stream.close()
     except (OSError, ValueError):
         pass
-
-
-def _remove(listeners: List[Any], callback: Any) -> None:
-    try:
-        listeners.remove(callback)
-    except ValueError:
-        pass
-
-
-def _run_callback(callback: Callable[..., Any], *args: Any) -> None:
-    try:
-        callback(*args)
-    except Exception:
-        c.log.exception("auth-sidecar notification callback %r failed", callback)

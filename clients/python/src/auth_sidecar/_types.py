@@ -49,12 +49,9 @@ class FieldReport(_FieldReportRequired, total=False):
     kind: Literal["email", "phone", "username"]  # only for account
 
 
-class ValidationFields(TypedDict, total=False):
-    account: FieldReport
-    username: FieldReport
-    email: FieldReport
-    phone: FieldReport
-    password: FieldReport
+#: The report of each field given to ``validate`` (``account``, ``username``, ``email``,
+#: ``phone``, ``password``), by field name.
+ValidationFields = Dict[str, FieldReport]
 
 
 class ValidationResult(TypedDict):
