@@ -5,8 +5,7 @@
 #endif
 
 /// A request URL that passed the transport rules: absolute http(s), a host, no credentials, and
-/// HTTPS unless the host is loopback (PRODUCT §6). Built before any I/O — in the sidecar before the HTTP
-/// worker is even started, and again in the worker before the URL reaches libcurl.
+/// HTTPS unless the host is loopback (PRODUCT §6). Built before any I/O, before libcurl is even loaded.
 package struct RequestTarget: Sendable, Equatable {
   package struct Origin: Sendable, Equatable {
     package let scheme: String

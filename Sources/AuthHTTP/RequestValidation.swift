@@ -10,7 +10,7 @@ package enum RequestValidation {
         throw HTTPError(.invalidRequest, "control character in header \(header.name)")
       }
     }
-    // FoundationNetworking fails a GET with a body as "resource exceeds maximum size" (-1103).
+    // A GET or HEAD body has no defined meaning (RFC 9110 §9.3.1) and servers and proxies treat it differently.
     if let body = request.body, !body.isEmpty, !allowsBody(request.method) {
       throw HTTPError(.invalidRequest, "\(request.method) cannot carry a body")
     }
