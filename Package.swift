@@ -62,6 +62,10 @@ let package = Package(
     // Fixtures: the Python fake server and CONNECT proxy the tests spawn; excluded so SwiftPM does not warn.
     .testTarget(name: "AuthHTTPTests", dependencies: ["AuthHTTP", "AuthSupport", "AuthJSON"], exclude: ["Fixtures"]),
 
+    // bench/remote_login.py's third side: the HTTP client alone, driven over stdin and stdout (not a product).
+    .executableTarget(
+      name: "auth-http-bench", dependencies: ["AuthHTTP", "AuthJSON", "AuthSupport"], path: "bench/http-client-alone"),
+
     // MARK: AuthHTML — libxml2's HTML parser, the page copied into a small Swift DOM: forms, selectors, text
     .target(
       name: "AuthHTML", dependencies: ["CLibXML2"], swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]),

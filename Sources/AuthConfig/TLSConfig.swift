@@ -1,7 +1,8 @@
 /// A remote profile's TLS trust settings, the `tls` object of the profile:
 ///
 /// ```json
-/// "tls": {"caFile": "/etc/auth-sidecar/corp-ca.pem", "pinnedPublicKey": "sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="}
+/// "tls": {"caFile": "/etc/auth-sidecar/corp-ca.pem",
+///         "pinnedPublicKey": "sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="}
 /// ```
 ///
 /// Certificate and host name verification are always on; these only change what is trusted.

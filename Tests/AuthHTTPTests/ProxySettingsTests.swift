@@ -52,7 +52,8 @@ extension LiveServerTests {
       #expect(ProxySettings.environment() == ProxySettings())
       setenv("HTTPS_PROXY", "http://upper.example:1", 1)
       setenv("NO_PROXY", "corp.example", 1)
-      #expect(ProxySettings.environment() == ProxySettings(httpsProxy: "http://upper.example:1", noProxy: "corp.example"))
+      #expect(
+        ProxySettings.environment() == ProxySettings(httpsProxy: "http://upper.example:1", noProxy: "corp.example"))
       setenv("https_proxy", "http://lower.example:1", 1)
       #expect(ProxySettings.environment().httpsProxy == "http://lower.example:1")
     }

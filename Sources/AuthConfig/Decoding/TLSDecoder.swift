@@ -16,7 +16,9 @@ enum TLSDecoder {
     let caFile = try object.string("caFile")
     if let caFile {
       // Checked now, so a login never fails later on a path the config could have been told about at start.
-      guard caFile.hasPrefix("/") else { throw SettingError(object.path.appending("caFile"), "must be an absolute path") }
+      guard caFile.hasPrefix("/") else {
+        throw SettingError(object.path.appending("caFile"), "must be an absolute path")
+      }
       guard access(caFile, R_OK) == 0 else {
         throw SettingError(object.path.appending("caFile"), "is not a readable file")
       }

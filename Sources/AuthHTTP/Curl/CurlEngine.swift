@@ -40,7 +40,9 @@ final class CurlEngine: Sendable {
   }
 
   private static func start(_ curl: LibCurl) -> Result<CurlEngine, HTTPError> {
-    guard let multi = curl.multiInit() else { return .failure(HTTPError(.transportUnavailable, "curl_multi_init failed")) }
+    guard let multi = curl.multiInit() else {
+      return .failure(HTTPError(.transportUnavailable, "curl_multi_init failed"))
+    }
     // HTTP/2 streams share one connection per origin where the server offers it (libcurl's default, made explicit).
     _ = auth_curl_multi_setopt_long(curl.multiSetopt, multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
     let engine = CurlEngine(curl: curl, multi: multi)

@@ -56,18 +56,19 @@ final class CurlTransfer: @unchecked Sendable {
 
   var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
-  private static let onBody: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
-    { data, size, count, context in
-      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-      return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
-    }
+  /// libcurl's write and header callbacks: bytes, item size, item count, the transfer.
+  private typealias Callback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
 
-  private static let onHeader: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int =
-    { data, size, count, context in
-      let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-      transfer.head.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
-      return size * count
-    }
+  private static let onBody: Callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+  }
+
+  private static let onHeader: Callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    transfer.head.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+  }
 
   /// Keeps body bytes. False stops the transfer: they pass the cap (checked as they arrive, so a flood is never
   /// held), or the outcome is already decided.

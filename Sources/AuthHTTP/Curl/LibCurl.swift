@@ -23,8 +23,10 @@ struct LibCurl: @unchecked Sendable {
   typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> CURLMcode
   typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> CURLMcode
   typealias MultiPoll =
-    @convention(c) (OpaquePointer?, UnsafeMutablePointer<curl_waitfd>?, UInt32, Int32,
-      UnsafeMutablePointer<Int32>?) -> CURLMcode
+    @convention(c) (
+      OpaquePointer?, UnsafeMutablePointer<curl_waitfd>?, UInt32, Int32,
+      UnsafeMutablePointer<Int32>?
+    ) -> CURLMcode
   typealias MultiWakeup = @convention(c) (OpaquePointer?) -> CURLMcode
   typealias MultiInfoRead =
     @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?
@@ -136,5 +138,7 @@ struct LibCurl: @unchecked Sendable {
     return value
   }
 
-  func describe(_ code: CURLcode) -> String { strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)" }
+  func describe(_ code: CURLcode) -> String {
+    strerror(code).map { String(cString: $0) } ?? "curl error \(code.rawValue)"
+  }
 }

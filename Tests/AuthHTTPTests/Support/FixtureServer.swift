@@ -157,7 +157,8 @@ struct TestCertificates: Sendable {
       return (process.terminationStatus, text)
     }
     guard status == 0 else { throw FixtureError("openssl failed with status \(status)") }
-    return TestCertificates(directory: directory.path, pin: "sha256//" + output.trimmingCharacters(in: .whitespacesAndNewlines))
+    return TestCertificates(
+      directory: directory.path, pin: "sha256//" + output.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }
