@@ -8,8 +8,6 @@ let package = Package(
   name: "auth-sidecar",
   products: [
     .executable(name: "auth-sidecar", targets: ["auth-sidecar"]),
-    // The HTTP worker the sidecar starts on its first request to a remote provider; installed next to it.
-    .executable(name: "auth-sidecar-http", targets: ["auth-sidecar-http"]),
   ],
   targets: [
     // MARK: C libraries from the system
@@ -19,6 +17,9 @@ let package = Package(
     // AuthHTML loads it with dlopen on the first page it parses. Without pkgConfig, which would link it; the
     // header path is the one every Linux distribution's libxml2-dev uses (see AuthHTML's swiftSettings).
     .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
+    // Headers only, for the same reason: AuthHTTP opens libcurl with dlopen on the first remote request, so a
+    // validate-only host never maps it and a machine without it still runs everything else.
+    .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
     .systemLibrary(name: "CSubprocess"),
 
@@ -55,21 +56,16 @@ let package = Package(
     .target(name: "AuthStorage", dependencies: ["CSQLite", "AuthCrypto"]),
     .testTarget(name: "AuthStorageTests", dependencies: ["AuthStorage"]),
 
-    // MARK: AuthHTTP — the HTTP client protocol and types, cookies, retry rules, and `WorkerHTTPClient`, which
-    // sends through the auth-sidecar-http worker process. No Foundation: linking FoundationNetworking alone
-    // adds about 6.5 ms to every start of the sidecar, so URLSession lives in the worker.
-    .target(name: "AuthHTTP", dependencies: ["AuthSupport", "AuthJSON", "CSubprocess"]),
-    // MARK: AuthHTTPURLSession — `URLSessionHTTPClient` (ephemeral URLSession); linked by the worker only
-    .target(name: "AuthHTTPURLSession", dependencies: ["AuthHTTP", "AuthSupport"]),
-    // MARK: auth-sidecar-http — the worker: `WorkerMessage` lines on stdin/stdout, requests through URLSession
+    // MARK: AuthHTTP — the HTTP client protocol and types, cookies, retry rules, and `CurlHTTPClient` on libcurl's
+    // multi interface (loaded on first use). No Foundation: linking FoundationNetworking alone adds about 6.5 ms to
+    // every start of the sidecar.
+    .target(name: "AuthHTTP", dependencies: ["AuthSupport", "AuthJSON", "CCurl"]),
+    // Fixtures: the Python fake server and CONNECT proxy the tests spawn; excluded so SwiftPM does not warn.
+    .testTarget(name: "AuthHTTPTests", dependencies: ["AuthHTTP", "AuthSupport", "AuthJSON"], exclude: ["Fixtures"]),
+
+    // bench/remote_login.py's third side: the HTTP client alone, driven over stdin and stdout (not a product).
     .executableTarget(
-      name: "auth-sidecar-http", dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "CSubprocess"]),
-    // Fixtures: the Python fake server the tests spawn; excluded so SwiftPM does not warn about it. Depending on
-    // the worker makes `swift test` build it, next to the test bundle, where `WorkerHTTPClient` looks for it.
-    .testTarget(
-      name: "AuthHTTPTests",
-      dependencies: ["AuthHTTP", "AuthHTTPURLSession", "AuthSupport", "AuthJSON", "auth-sidecar-http"],
-      exclude: ["Fixtures"]),
+      name: "auth-http-bench", dependencies: ["AuthHTTP", "AuthJSON", "AuthSupport"], path: "bench/http-client-alone"),
 
     // MARK: AuthHTML — libxml2's HTML parser, the page copied into a small Swift DOM: forms, selectors, text
     .target(
@@ -109,20 +105,19 @@ let package = Package(
       ]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else. Foundation-free
-    // modules only (no AuthHTTPURLSession): its cold start is the product's bar.
+    // modules only: its cold start is the product's bar.
     .executableTarget(
       name: "auth-sidecar",
       dependencies: [
         "AuthTransport", "AuthDispatch", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
         "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP",
       ]),
-    // Spawns the real binary over real pipes; depending on the executables makes `swift test` build them
-    // (auth-sidecar-http: the worker the sidecar starts for remote providers, found next to it).
+    // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(
       name: "AuthSidecarEndToEndTests",
       // AuthStorage, AuthCrypto and CSQLite: the storage-bar suites run `PRAGMA integrity_check` on the store
       // and read the sealed refresh token back, to prove it is nowhere else in clear.
-      dependencies: ["auth-sidecar", "auth-sidecar-http", "AuthStorage", "AuthCrypto", "CSQLite"],
+      dependencies: ["auth-sidecar", "AuthStorage", "AuthCrypto", "CSQLite"],
       exclude: ["Transcripts"]
     ),
   ]

@@ -3,8 +3,8 @@
 
     python3 bench/remote_login.py                      # build release binaries, 200 iterations
     python3 bench/remote_login.py --iterations 500
-    python3 bench/remote_login.py --sidecar path/to/auth-sidecar   # skip the build; the worker
-                                                       # `auth-sidecar-http` must sit next to it
+    python3 bench/remote_login.py --sidecar path/to/auth-sidecar   # skip the build; `auth-http-bench`
+                                                       # must sit next to it
 
 Starts the Django test server (Tests/Servers/serve.py --quiet, under the repo's .venv python), writes a
 temp config whose `default` profile is the SimpleJWT API of README.md ("The `rest` provider": login,
@@ -17,10 +17,10 @@ iteration and interleaved (each side goes first equally often):
       sidecar's login fetches the user too;
   (b) `getUser` {"refresh": true} through the sidecar vs GET /api/me/ with the Bearer token.
 
-A third side, "URLSession alone", makes the same HTTP calls through the sidecar's HTTP worker
-(`auth-sidecar-http`) driven directly over its socket: the toolchain's URLSession and nothing of the
-sidecar. It splits the difference into the platform's share and the sidecar's own (worker IPC, store,
-JSON-RPC). The run also times one 4 KiB write + fdatasync in the state dir: a `login` commits once, durably.
+A third side, "client alone", makes the same HTTP calls through the sidecar's HTTP client
+(`CurlHTTPClient` on libcurl) in a small bench binary, `auth-http-bench`, over its stdin: the transport
+and nothing of the sidecar. It splits the difference into the transport's share and the sidecar's own
+(store, JSON-RPC). The run also times one 4 KiB write + fdatasync in the state dir: a `login` commits once, durably.
 
 Which HTTP calls each side makes is not assumed: before timing, a few calls of each kind are made on
 each side alone and the server's /_test/counters compared; the run stops if they differ. After the
@@ -60,7 +60,7 @@ SERVE = ROOT / "Tests" / "Servers" / "serve.py"
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 USERNAME = "alice"
 PASSWORD = "correct horse battery staple"
-BAR_MS = 1.0
+BAR_MS = 0.5
 ANSWER_TIMEOUT = 30.0  # seconds without an answer before the sidecar counts as hung
 CALIBRATION_CALLS = 3
 
@@ -90,22 +90,15 @@ def parse_arguments():
 
 
 def build(scratch_path):
-    """Builds auth-sidecar and auth-sidecar-http (release, static stdlib) into one bin dir."""
+    """Builds auth-sidecar and auth-http-bench (release, static stdlib) into one bin dir."""
     base = ["swift", "build", "-c", "release", "--scratch-path", str(scratch_path)]
     static = base[:4] + ["--static-swift-stdlib"] + base[4:]
     notes = []
-    for product in ("auth-sidecar", "auth-sidecar-http"):
+    for product in ("auth-sidecar", "auth-http-bench"):
         command = static + ["--product", product]
         print(f"building: {' '.join(command)}", flush=True)
         started = time.monotonic()
         built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        if built.returncode != 0 and product == "auth-sidecar-http":
-            tail = "\n".join((built.stdout + built.stderr).splitlines()[-10:])
-            print(f"static build of the worker failed; falling back to a dynamic stdlib:\n{tail}", flush=True)
-            notes.append("auth-sidecar-http built WITHOUT --static-swift-stdlib (the static build failed)")
-            command = base + ["--product", product]
-            print(f"building: {' '.join(command)}", flush=True)
-            built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
         if built.returncode != 0:
             raise Broken(f"build of {product} failed:\n" + "\n".join((built.stdout + built.stderr).splitlines()[-30:]))
         print(f"  done in {time.monotonic() - started:.1f} s", flush=True)
@@ -176,9 +169,8 @@ class Sidecar:
 
     def __init__(self, binary, workdir, config_path):
         env = {k: v for k, v in os.environ.items() if not k.startswith("AUTH_SIDECAR_")}
-        worker = binary.parent / "auth-sidecar-http"
-        if not worker.exists():
-            raise Broken(f"no HTTP worker next to the sidecar: {worker}")
+        if not (binary.parent / "auth-http-bench").exists():
+            raise Broken(f"no auth-http-bench next to the sidecar: {binary.parent}")
         self.stderr = open(workdir / "sidecar-stderr.txt", "w+b")
         self.process = subprocess.Popen(
             [str(binary), "--config", str(config_path), "--state-dir", str(workdir / "state"), "--log-level", "error"],
@@ -301,61 +293,40 @@ class Direct(SameCalls):
         return json.loads(raw)
 
 
-class WorkerOnly(SameCalls):
-    """The same HTTP calls through the sidecar's HTTP worker (`auth-sidecar-http`) driven directly over its
-    socket: URLSession plus the worker's framing, without the sidecar. Separates what the platform's
-    URLSession costs from what the sidecar itself adds. Speaks the worker's internal wire format (version 1,
-    Sources/AuthHTTP/Worker/WorkerMessage.swift); a change there fails this run loudly."""
+class ClientOnly(SameCalls):
+    """The same HTTP calls through the sidecar's HTTP client alone (`auth-http-bench`, bench/http-client-alone):
+    CurlHTTPClient on libcurl, without JSON-RPC, sessions or the store. Separates what the transport costs from
+    what the sidecar itself adds."""
 
-    HELLO = {"type": "hello", "version": 1, "logLevel": "error", "policy": {
-        "connectTimeoutNs": 10_000_000_000, "totalTimeoutNs": 30_000_000_000, "maxResponseBytes": 1_048_576,
-        "maxAttempts": 3, "backoffBaseNs": 250_000_000, "backoffCapNs": 4_000_000_000,
-        "maxRetryAfterNs": 30_000_000_000}}
+    name = "client"
 
-    name = "URLSession"
-
-    def __init__(self, worker_binary, base_url, login_fetches_user):
+    def __init__(self, binary, base_url, login_fetches_user):
         super().__init__(login_fetches_user)
-        ours, theirs = socket.socketpair()
-        self.process = subprocess.Popen([str(worker_binary)], stdin=theirs, stdout=theirs, stderr=subprocess.DEVNULL)
-        theirs.close()
-        self.socket = ours
-        self.socket.settimeout(ANSWER_TIMEOUT)
-        self.stream = ours.makefile("rwb")
+        self.process = subprocess.Popen(
+            [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.base_url = base_url
-        self.next_id = 0
-        self._write(self.HELLO)
-
-    def _write(self, message):
-        self.stream.write(json.dumps(message).encode() + b"\n")
-        self.stream.flush()
 
     def _call(self, method, path, body=None, token=None):
-        self.next_id += 1
         headers = [["Accept", "application/json"]]
         if body is not None:
             headers.append(["Content-Type", "application/json"])
         if token is not None:
             headers.append(["Authorization", f"Bearer {token}"])
-        message = {"type": "send", "id": self.next_id, "method": method, "url": self.base_url + path,
-                   "headers": headers, "idempotent": method == "GET", "redirectLimit": 3}
+        message = {"method": method, "url": self.base_url + path, "headers": headers}
         if body is not None:
-            message["body"] = base64.b64encode(body).decode()
-        self._write(message)
-        while True:
-            line = self.stream.readline()
-            if not line:
-                raise Broken(f"the HTTP worker exited (status {self.process.poll()})")
-            answer = json.loads(line)
-            if answer.get("id") == self.next_id:
-                break
-        if answer.get("type") != "response" or answer.get("status") != 200:
-            raise Broken(f"worker {method} {path} answered {answer}")
-        return json.loads(base64.b64decode(answer.get("body", "")))
+            message["body"] = body.decode()
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise Broken(f"auth-http-bench exited (status {self.process.poll()})")
+        answer = json.loads(line)
+        if answer.get("status") != 200:
+            raise Broken(f"client {method} {path} answered {answer}")
+        return json.loads(answer["body"])
 
     def close(self):
-        self.stream.close()
-        self.socket.close()
+        self.process.stdin.close()
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -453,7 +424,7 @@ def main():
         print(f"server {server.url}; sidecar {binary}; state {workdir / 'state'}", flush=True)
 
         # Which HTTP calls does each side make? Sidecar first, then the direct side mirrors it.
-        sidecar_login(sidecar)  # starts the worker; not counted
+        sidecar_login(sidecar)  # loads libcurl and opens the store; not counted
         side_login = per_call(server, CALIBRATION_CALLS, lambda: sidecar_login(sidecar))
         side_user = per_call(server, CALIBRATION_CALLS, lambda: sidecar_get_user(sidecar))
         if side_login.get("POST /api/token/") != 1:
@@ -462,20 +433,20 @@ def main():
         direct.login()
         direct_login = per_call(server, CALIBRATION_CALLS, direct.login)
         direct_user = per_call(server, CALIBRATION_CALLS, direct.get_user)
-        worker = WorkerOnly(binary.parent / "auth-sidecar-http", server.url, direct.login_fetches_user)
-        worker_login = per_call(server, CALIBRATION_CALLS, worker.login)
-        worker_user = per_call(server, CALIBRATION_CALLS, worker.get_user)
-        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}   URLSession {worker_login}")
-        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}   URLSession {worker_user}",
+        client = ClientOnly(binary.parent / "auth-http-bench", server.url, direct.login_fetches_user)
+        client_login = per_call(server, CALIBRATION_CALLS, client.login)
+        client_user = per_call(server, CALIBRATION_CALLS, client.get_user)
+        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}   client {client_login}")
+        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}   client {client_user}",
               flush=True)
-        if not side_login == direct_login == worker_login or not side_user == direct_user == worker_user:
+        if not side_login == direct_login == client_login or not side_user == direct_user == client_user:
             raise Broken("the sides do not make the same HTTP calls; the comparison would be unfair")
 
-        sides = ("sidecar", "urlsession", "direct")
+        sides = ("sidecar", "client", "direct")
         timings = {method: {side: [] for side in sides} for method in ("login", "getUser")}
         actions = [
-            ("login", {"sidecar": lambda: sidecar_login(sidecar), "urlsession": worker.login, "direct": direct.login}),
-            ("getUser", {"sidecar": lambda: sidecar_get_user(sidecar), "urlsession": worker.get_user,
+            ("login", {"sidecar": lambda: sidecar_login(sidecar), "client": client.login, "direct": direct.login}),
+            ("getUser", {"sidecar": lambda: sidecar_get_user(sidecar), "client": client.get_user,
                          "direct": direct.get_user}),
         ]
         for _ in range(args.warmup):
@@ -491,13 +462,13 @@ def main():
                     timings[method][side].append(by_side[side]())
         counted = server.requests()
         expected = {}
-        for calls in (side_login, side_user, direct_login, direct_user, worker_login, worker_user):
+        for calls in (side_login, side_user, direct_login, direct_user, client_login, client_user):
             for key, n in calls.items():
                 expected[key] = expected.get(key, 0) + n * args.iterations
         if counted != expected:
             raise Broken(f"server requests during the timed loop {counted}, expected {expected}")
         wall = time.monotonic() - started
-        worker.close()
+        client.close()
         durable_ms = durable_write_ms(workdir / "state")
         status = sidecar.close()
         sidecar = None
@@ -522,7 +493,7 @@ def main():
         print(f"note: {note}")
     print()
     print("| method | HTTP calls | sidecar p50 | sidecar p95 | direct p50 | direct p95 | p50 diff (sidecar - direct) "
-          "| median paired diff | bar < 1 ms | URLSession alone p50 | of the diff: URLSession | of the diff: sidecar |")
+          "| median paired diff | bar < 0.5 ms | client alone p50 | of the diff: client | of the diff: sidecar |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
     verdicts = {}
     for method, calls in (("login", side_login), ("getUser", side_user)):
@@ -540,9 +511,9 @@ def main():
     print()
     print("Times in ms, nearest-rank percentiles, request written -> answer read. Password hashing (Django "
           "PBKDF2) happens at the server on both sides, so it is in both columns of `login`.")
-    print("URLSession alone: the same HTTP calls through the sidecar's HTTP worker driven directly (the "
-          "toolchain's URLSession + the worker's framing), splitting the difference into what the platform's "
-          "URLSession costs and what the sidecar adds on top (IPC to the worker, the store, JSON-RPC).")
+    print("client alone: the same HTTP calls through the sidecar's HTTP client (CurlHTTPClient) in auth-http-bench, "
+          "splitting the difference into what the transport costs and what the sidecar adds on top (the store, "
+          "JSON-RPC).")
     print(f"One durable write (4 KiB + fdatasync) in the state dir: p50 {durable_ms:.2f} ms. `login` commits "
           "its session with exactly one (synchronous=FULL); `getUser` whose user did not change commits nothing.")
     for method, verdict in verdicts.items():

@@ -14,6 +14,8 @@ package struct ProfileConfig: Sendable {
   package let rememberAccountDays: Int
   /// How long before the access token expires a refresh is due.
   package let refreshMarginSeconds: Int
+  /// What a remote provider's TLS connections trust beyond (or instead of) the system store.
+  package let tls: TLSConfig
 
   /// - Important: `name` must pass the `ProfileName` rule and the numbers must lie in their ranges; the loader
   ///   checks all of them for files, so only code can break these preconditions.
@@ -22,7 +24,8 @@ package struct ProfileConfig: Sendable {
     provider: ProviderConfig = .local(.defaults),
     validation: ValidationPolicy = .standard,
     rememberAccountDays: Int = defaultRememberAccountDays,
-    refreshMarginSeconds: Int = defaultRefreshMarginSeconds
+    refreshMarginSeconds: Int = defaultRefreshMarginSeconds,
+    tls: TLSConfig = .none
   ) {
     precondition(ProfileName(name) != nil, "profile names are 1-64 characters of [A-Za-z0-9_.-]")
     precondition(Self.rememberAccountDaysRange.contains(rememberAccountDays), "rememberAccountDays out of range")
@@ -32,5 +35,6 @@ package struct ProfileConfig: Sendable {
     self.validation = validation
     self.rememberAccountDays = rememberAccountDays
     self.refreshMarginSeconds = refreshMarginSeconds
+    self.tls = tls
   }
 }

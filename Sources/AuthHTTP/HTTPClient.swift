@@ -1,7 +1,5 @@
-/// The one seam between providers and the network. `WorkerHTTPClient` is the one the sidecar uses: it sends
-/// through `URLSessionHTTPClient` (module AuthHTTPURLSession) in the `auth-sidecar-http` worker process, so
-/// the sidecar itself never links Foundation. Tests of providers substitute a stub that returns canned
-/// responses.
+/// The one seam between providers and the network. `CurlHTTPClient` is the one the sidecar uses: libcurl in
+/// process, loaded on the first request. Tests of providers substitute a stub that returns canned responses.
 package protocol HTTPClient: Sendable {
   /// Sends `request`, retrying transient failures and following redirects as the request allows.
   /// - Returns: the final response, whatever its status.

@@ -7,7 +7,7 @@ package struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `http://` to a host that is not loopback; refused before any I/O.
     case insecureURL
     /// A method or header that would not survive the trip (not a token, CR/LF in a value), or a GET
-    /// with a body, which FoundationNetworking fails with a misleading error.
+    /// with a body.
     case invalidRequest
     /// Refused, unreachable, reset, DNS failure: no usable answer came back.
     case networkUnavailable
@@ -23,6 +23,8 @@ package struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// `CookieJar(serialized:)` was given bytes it did not write.
     case corruptCookieJar
+    /// libcurl is not installed (or too old) on this machine; the detail names it and the fix.
+    case transportUnavailable
   }
 
   package let code: Code

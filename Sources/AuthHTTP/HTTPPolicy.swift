@@ -1,9 +1,7 @@
-/// Time, size and retry bounds for `URLSessionHTTPClient`, which `WorkerHTTPClient` hands to its worker when it
-/// starts it. The defaults (10 s to connect, 30 s in all, 1 MiB of body) bound how long a host waits and how
-/// much a hostile server can make us hold; tests shrink them.
+/// Time, size and retry bounds for `CurlHTTPClient`. The defaults are the product's; tests shrink them.
 package struct HTTPPolicy: Sendable, Equatable {
-  /// Longest wait to connect, and longest silence between bytes once connected. FoundationNetworking
-  /// counts it in whole seconds, so it is rounded up to at least 1 s.
+  /// Longest wait to connect, and longest silence between bytes once connected. libcurl counts the silence in
+  /// whole seconds, so for it this is rounded up to at least 1 s.
   package var connectTimeout: Duration = .seconds(10)
   /// Longest a whole `send` may take: every attempt, redirect and backoff included.
   package var totalTimeout: Duration = .seconds(30)

@@ -1,4 +1,4 @@
-/// One request as a provider describes it; `URLSessionHTTPClient` validates it before any I/O.
+/// One request as a provider describes it; `CurlHTTPClient` validates it before any I/O.
 package struct HTTPRequest: Sendable, CustomStringConvertible {
   package enum RedirectPolicy: Sendable, Equatable {
     /// Never follow: a 3xx comes back as the response, so the caller can read its `Location` and

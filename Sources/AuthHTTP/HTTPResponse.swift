@@ -2,7 +2,7 @@
 package struct HTTPResponse: Sendable, CustomStringConvertible {
   package let status: Int
   /// Lower-cased names. `set-cookie` has one entry per cookie; any other repeated field arrives as
-  /// one entry with its values joined by ", " (FoundationNetworking merges them before we see them).
+  /// one entry with its values joined by ", " (RFC 9110 §5.3), sorted by name.
   package let headers: [HTTPHeader]
   package let body: [UInt8]
   /// The URL that answered, after any redirects that were followed.

@@ -1,7 +1,7 @@
 /// A request URL that passed the transport rules: absolute http(s), a host, no credentials, and HTTPS unless the
 /// host is loopback (`Loopback`), since a token sent in clear to any other host crosses the network. Built before
-/// any I/O — by config decoding for every configured URL, in the sidecar before the HTTP worker is even started,
-/// and again in the worker before the URL reaches libcurl.
+/// any I/O — by config decoding for every configured URL, and again before each request, before libcurl is even
+/// loaded.
 package struct RequestTarget: Sendable, Equatable {
   package struct Origin: Sendable, Equatable {
     package let scheme: String

@@ -11,6 +11,7 @@ package enum RequestValidation {
         throw HTTPError(.invalidRequest, "control character in header \(header.name)")
       }
     }
+    // A GET or HEAD body has no defined meaning (RFC 9110 §9.3.1) and servers and proxies treat it differently.
     if let body = request.body, !body.isEmpty, !request.method.allowsBody {
       throw HTTPError(.invalidRequest, "\(request.method) cannot carry a body")
     }

@@ -1,5 +1,5 @@
-/// A failed attempt, with what decides whether it may be retried. The mapping from FoundationNetworking's
-/// errors lives with the URLSession client (`TransportFailure(foundation:)`).
+/// A failed attempt, with what decides whether it may be retried. The mapping from libcurl's result codes
+/// lives with the client (`CurlFailure`).
 package struct TransportFailure: Error, Sendable {
   package let error: HTTPError
   /// True when the request cannot have reached the server (connection refused, DNS), so sending it

@@ -3,8 +3,8 @@
 /// Written here rather than taken from Foundation so that the sidecar's main binary can refuse a bad URL
 /// before any I/O without linking Foundation. It is strict: a character outside RFC 3986's set (space,
 /// non-ASCII, backslash), a `%` not followed by two hex digits, or `[`/`]` outside the host make the whole
-/// text unusable, where a browser would repair it. The worker then checks that Foundation reads the same
-/// origin from the text (`RequestTarget.foundationURL`), so the two parsers cannot disagree silently.
+/// text unusable, where a browser would repair it. libcurl is then given only text this parser accepted, so the
+/// two cannot read different hosts from one URL.
 struct URLReference: Sendable, Equatable {
   /// As written (callers compare it lower-cased).
   var scheme: String?

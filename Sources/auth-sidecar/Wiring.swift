@@ -1,6 +1,7 @@
 import AuthConfig
 import AuthCrypto
 import AuthDispatch
+import AuthHTTP
 import AuthJSON
 import AuthProtocol
 import AuthProviders
@@ -20,8 +21,6 @@ struct Wiring {
   let stores: LazyStore
   let random: any RandomSource
   let hasher: PasswordHasher
-  /// The HTTP client every remote profile shares, created on the first request.
-  let http: LazyHTTPClient
   /// Discovery documents and key sets of every `oauth2` profile, fetched once per process.
   let oauth2Directory = OAuth2Directory()
 
@@ -40,7 +39,6 @@ struct Wiring {
     }
     random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
-    http = LazyHTTPClient(log: log)
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
     stores = LazyStore {
@@ -57,14 +55,21 @@ struct Wiring {
         stores: stores, clock: clock, random: random, hasher: hasher,
         accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
     case .rest(let rest):
-      return RESTProvider(config: rest, client: http, clock: clock, log: log)
+      return RESTProvider(config: rest, client: http(profile), clock: clock, log: log)
     case .oauth2(let oauth2):
       return OAuth2Provider(
-        settings: Self.settings(oauth2), http: http, clock: clock, random: random, log: log,
+        settings: Self.settings(oauth2), http: http(profile), clock: clock, random: random, log: log,
         directory: oauth2Directory)
     case .form(let form):
-      return FormProvider(config: form, client: http, clock: clock, log: log)
+      return FormProvider(config: form, client: http(profile), clock: clock, log: log)
     }
+  }
+
+  /// A remote profile's HTTP client, with its TLS settings. Cheap: libcurl is loaded and its thread started on the
+  /// first request of the process, which every client shares (with its connections). Retry-After dates are
+  /// read against the real wall clock, the one servers date them by, even in test mode.
+  func http(_ profile: ProfileConfig) -> CurlHTTPClient {
+    CurlHTTPClient(tls: TLSSettings(caFile: profile.tls.caFile, pinnedPublicKey: profile.tls.pinnedPublicKey), log: log)
   }
 
   /// The `oauth2` provider's settings from its config. The provider holds the client secret as `SecretBytes`,

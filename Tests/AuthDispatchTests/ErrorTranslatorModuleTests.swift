@@ -17,7 +17,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (SessionError(.sessionExpired), ErrorKind.sessionExpired), (SessionError(.unsupported), .unsupported),
+    (SessionError(.sessionExpired), ErrorKind.sessionExpired),
     (SessionError(.notLoggedIn(lastAccount: nil)), .notLoggedIn), (SessionError(.unknownProfile("x")), .configError),
   ])
   func sessionErrorsMapByCodeAndAreNotReported(error: SessionError, kind: ErrorKind) {

@@ -1,16 +1,13 @@
 import AuthHTTP
-import AuthHTTPURLSession
 import Foundation
 import Testing
-
-@testable import AuthHTTPURLSession
 
 extension LiveServerTests {
   @Suite struct ClientExchangeTests {
     @Test func getReturnsStatusHeadersAndBody() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let response = try await URLSessionHTTPClient(log: .disabled).send(HTTPRequest(url: server.url("/json")))
+      let response = try await CurlHTTPClient(log: .disabled).send(HTTPRequest(url: server.url("/json")))
       #expect(response.status == 200)
       #expect(response.text == #"{"ok": true}"#)
       #expect(response.header("Content-Type") == "application/json")
@@ -28,7 +25,7 @@ extension LiveServerTests {
           HTTPHeader("Authorization", "Basic YTpi"), HTTPHeader("Content-Type", "application/x-www-form-urlencoded"),
         ],
         body: body)
-      let response = try await URLSessionHTTPClient(log: .disabled).send(request)
+      let response = try await CurlHTTPClient(log: .disabled).send(request)
       let echo = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
       #expect(echo["method"] as? String == "POST")
       #expect(echo["path"] as? String == "/echo?key=e")
@@ -40,29 +37,18 @@ extension LiveServerTests {
     }
 
     @Test func plainHTTPToARemoteHostIsRefusedBeforeAnyIO() async {
-      let client = URLSessionHTTPClient(log: .disabled)
+      let client = CurlHTTPClient(log: .disabled)
       let error = await httpError { () async throws(HTTPError) in
         try await client.send(HTTPRequest(url: "http://example.com/"))
       }
       #expect(error?.code == .insecureURL)
-      // No session was ever made, so nothing can have been resolved or sent.
-      #expect(!client.hasSession)
-    }
-
-    @Test func theSessionIsCreatedOnFirstSendOnly() async throws {
-      let server = try await FixtureServer.start()
-      defer { server.stop() }
-      let client = URLSessionHTTPClient(log: .disabled)
-      #expect(!client.hasSession)
-      _ = try await client.send(HTTPRequest(url: server.url("/json")))
-      #expect(client.hasSession)
     }
 
     @Test func logsMethodHostPathStatusAndTimingButNoSecret() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
       let lines = LogLines()
-      let client = URLSessionHTTPClient(policy: .quick(), log: lines.logger)
+      let client = CurlHTTPClient(policy: .quick(), log: lines.logger)
       _ = try await client.send(
         HTTPRequest(
           method: .post, url: server.url("/echo?code=CANARY-QUERY"),

@@ -1,5 +1,4 @@
 import AuthHTTP
-import AuthHTTPURLSession
 import AuthSupport
 import Testing
 
@@ -8,7 +7,7 @@ extension LiveServerTests {
     @Test func cookiesSetByTheServerGoBackToItByPathExpiryAndScheme() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let clock = ManualClock(1_900_000_000)
       var jar = CookieJar(clock: clock)
       jar.store(from: try await client.send(HTTPRequest(url: server.url("/set-cookies"))))

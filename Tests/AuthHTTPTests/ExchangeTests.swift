@@ -1,7 +1,6 @@
 import Testing
 
 @testable import AuthHTTP
-@testable import AuthHTTPURLSession
 
 @Suite struct ExchangeTests {
   func exchange(_ method: HTTPMethod = .post, _ url: String = "https://a.example/login", body: [UInt8]? = [1]) throws
@@ -76,15 +75,5 @@ import Testing
         == .redirectRefused)
     #expect(refusal { try post.redirected(by: redirect(302, to: "/x"), followed: 2, limit: 2) } == .redirectRefused)
     #expect(refusal { try post.redirected(by: redirect(302, to: "/x"), followed: 0, limit: 0) } == .redirectRefused)
-  }
-
-  @Test func theURLRequestCarriesHeadersAndABodyOnlyWhereOneIsAllowed() throws {
-    let post = try exchange().urlRequest(connectTimeout: 10)
-    #expect(post.httpMethod == "POST")
-    #expect(post.value(forHTTPHeaderField: "authorization") == "Basic x")
-    #expect(post.httpBody.map(Array.init) == [1])
-    #expect(post.timeoutInterval == 10)
-    #expect(!post.httpShouldHandleCookies)
-    #expect(try exchange(.get, body: []).urlRequest(connectTimeout: 10).httpBody == nil)
   }
 }

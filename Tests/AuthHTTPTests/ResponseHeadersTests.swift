@@ -1,26 +1,32 @@
-import AuthHTTP
 import Testing
 
-@testable import AuthHTTPURLSession
+@testable import AuthHTTP
 
 @Suite struct ResponseHeadersTests {
-  @Test func joinedSetCookieFieldsSplitBackIntoCookies() {
-    let joined =
-      "sid=abc123; Path=/; HttpOnly, pref=dark; Path=/account; Expires=Wed, 21 Oct 2037 07:28:00 GMT, "
-      + "short=1; Max-Age=60, locked=1; Secure; Path=/"
+  func head(_ lines: [String]) -> [HTTPHeader] {
+    var head = ResponseHead()
+    for line in lines { Array(line.utf8).withUnsafeBytes { head.take(line: $0) } }
+    return head.headers
+  }
+
+  @Test func repeatedFieldsJoinButEachSetCookieStaysItsOwn() {
+    let headers = head([
+      "HTTP/1.1 200 OK\r\n", "Set-Cookie: a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT\r\n", "Vary: Accept\r\n",
+      "set-cookie: b=2\r\n", "VARY: Origin\r\n", "X-Empty:\r\n", "\r\n",
+    ])
     #expect(
-      ResponseHeaders.splitJoinedSetCookie(joined) == [
-        "sid=abc123; Path=/; HttpOnly", "pref=dark; Path=/account; Expires=Wed, 21 Oct 2037 07:28:00 GMT",
-        "short=1; Max-Age=60", "locked=1; Secure; Path=/",
+      headers == [
+        HTTPHeader("set-cookie", "a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT"), HTTPHeader("set-cookie", "b=2"),
+        HTTPHeader("vary", "Accept, Origin"), HTTPHeader("x-empty", ""),
       ])
   }
 
-  @Test func aDateAtTheEndAndACommaInAValueStayWhole() {
-    #expect(
-      ResponseHeaders.splitJoinedSetCookie("a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT, b=2,3")
-        == ["a=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT", "b=2,3"])
-    #expect(ResponseHeaders.splitJoinedSetCookie("a=1") == ["a=1"])
-    #expect(ResponseHeaders.splitJoinedSetCookie("") == [])
+  @Test func anInterimResponsesFieldsAreDroppedWithIt() {
+    let headers = head([
+      "HTTP/1.1 100 Continue\r\n", "X-Interim: 1\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "X-Final: 2\r\n",
+      "  folded\r\n", "\r\n",
+    ])
+    #expect(headers == [HTTPHeader("x-final", "2 folded")])
   }
 
   @Test func lookupsIgnoreCase() {

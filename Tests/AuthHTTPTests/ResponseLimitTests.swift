@@ -1,5 +1,4 @@
 import AuthHTTP
-import AuthHTTPURLSession
 import Testing
 
 extension LiveServerTests {
@@ -7,7 +6,7 @@ extension LiveServerTests {
     @Test func aDeclaredBodyOverTheCapIsRefusedAtTheHeaders() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let error = await httpError { () async throws(HTTPError) in
         try await client.send(HTTPRequest(url: server.url("/big?bytes=2097152&declared=1&key=declared")))
       }
@@ -18,7 +17,7 @@ extension LiveServerTests {
     @Test func aStreamedBodyIsCutOffOnceItPassesTheCap() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let (error, elapsed) = await measure {
         await httpError { () async throws(HTTPError) in
           try await client.send(HTTPRequest(url: server.url("/big?bytes=2097152&key=two")))
@@ -31,7 +30,7 @@ extension LiveServerTests {
     @Test func bytesPastTheCapAreDroppedAsTheyArriveEvenAtLoopbackSpeed() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let before = peakResidentBytes()
       let error = await httpError { () async throws(HTTPError) in
         try await client.send(HTTPRequest(url: server.url("/big?bytes=268435456&key=flood")))
@@ -47,7 +46,7 @@ extension LiveServerTests {
     @Test func theClientHangsUpSoTheRestOfAHugeBodyIsNeverSent() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let error = await httpError { () async throws(HTTPError) in
         try await client.send(HTTPRequest(url: server.url("/big?bytes=268435456&pace=1&key=paced")))
       }
@@ -61,7 +60,7 @@ extension LiveServerTests {
     @Test func aStallLongerThanTheTotalTimeoutFailsWithinTheTimeoutPlusOneSecond() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(connect: .seconds(5), total: .seconds(1)), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(connect: .seconds(5), total: .seconds(1)), log: .disabled)
       let (error, elapsed) = await measure {
         await httpError { () async throws(HTTPError) in
           try await client.send(HTTPRequest(url: server.url("/stall?seconds=4")))
@@ -75,7 +74,7 @@ extension LiveServerTests {
     @Test func anIdleTimeoutOnAPostIsNotRetried() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(connect: .seconds(1), total: .seconds(5)), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(connect: .seconds(1), total: .seconds(5)), log: .disabled)
       let (error, elapsed) = await measure {
         await httpError { () async throws(HTTPError) in
           try await client.send(HTTPRequest(method: .post, url: server.url("/stall?seconds=3&key=idle"), body: []))
@@ -89,7 +88,7 @@ extension LiveServerTests {
     @Test func cancellingTheTaskCancelsTheRequestPromptly() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let started = ContinuousClock.now
       let task = Task { () async -> HTTPError? in
         await httpError { () async throws(HTTPError) in

@@ -1,5 +1,4 @@
 import AuthHTTP
-import AuthHTTPURLSession
 import Foundation
 import Testing
 
@@ -8,7 +7,7 @@ extension LiveServerTests {
     @Test func a429IsRetriedAfterItsRetryAfter() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let (response, elapsed) = try await measure {
         try await client.send(HTTPRequest(method: .post, url: server.url("/retry-after?key=ra"), body: []))
       }
@@ -20,7 +19,7 @@ extension LiveServerTests {
     @Test func a429AskingForMoreThanMaxRetryAfterComesBackAtOnce() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let (response, elapsed) = try await measure {
         try await client.send(HTTPRequest(url: server.url("/retry-after?key=long&after=120")))
       }
@@ -34,7 +33,7 @@ extension LiveServerTests {
     @Test func a503IsRetriedWithBackoffUntilItClears() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let response = try await client.send(HTTPRequest(url: server.url("/flaky?failures=2&key=flaky")))
       #expect(response.status == 200)
       #expect(try await server.count("flaky") == 3)
@@ -43,7 +42,7 @@ extension LiveServerTests {
     @Test func retriesGiveUpAndReturnTheLastResponse() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let response = try await client.send(HTTPRequest(url: server.url("/flaky?failures=5&key=down")))
       #expect(response.status == 503)
       #expect(try await server.count("down") == 3)
@@ -53,7 +52,7 @@ extension LiveServerTests {
     func otherErrorStatusesAreAnswersAndNotRetried(status: Int) async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let response = try await client.send(HTTPRequest(url: server.url("/status?code=\(status)&key=s")))
       #expect(response.status == status)
       #expect(try await server.count("s") == 1)
@@ -63,7 +62,7 @@ extension LiveServerTests {
     func a401WithAChallengeComesBackAsTheAnswer(challenge: String) async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let encoded = challenge.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
       let (response, elapsed) = try await measure {
         try await client.send(
@@ -79,7 +78,7 @@ extension LiveServerTests {
     @Test func a502IsRetriedForAGetButNotForAPost() async throws {
       let server = try await FixtureServer.start()
       defer { server.stop() }
-      let client = URLSessionHTTPClient(policy: .quick(), log: .disabled)
+      let client = CurlHTTPClient(policy: .quick(), log: .disabled)
       let get = try await client.send(HTTPRequest(url: server.url("/flaky?code=502&failures=1&key=get")))
       #expect(get.status == 200)
       #expect(try await server.count("get") == 2)
@@ -93,7 +92,7 @@ extension LiveServerTests {
     @Test func aRefusedConnectionIsRetriedEvenForAPostThenThrown() async throws {
       // A port that was just free: bind-and-close through a fixture is racy, port 1 is never served.
       let lines = LogLines()
-      let client = URLSessionHTTPClient(policy: .quick(), log: lines.logger)
+      let client = CurlHTTPClient(policy: .quick(), log: lines.logger)
       let error = await httpError { () async throws(HTTPError) in
         try await client.send(HTTPRequest(method: .post, url: "http://127.0.0.1:1/token", body: []))
       }

@@ -23,6 +23,7 @@ enum RemoteFailures {
     case .responseTooLarge, .redirectRefused, .corruptCookieJar: return ProviderError(.badResponse, error.detail)
     case .invalidURL, .insecureURL, .invalidRequest: return ProviderError(.unsupported, "configuration: \(error.detail)")
     case .cancelled: return ProviderError(.networkUnavailable, "cancelled")
+    case .transportUnavailable: return ProviderError(.unsupported, error.detail)
     }
   }
 

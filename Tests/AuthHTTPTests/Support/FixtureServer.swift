@@ -1,5 +1,4 @@
 import AuthHTTP
-import AuthHTTPURLSession
 import AuthSupport
 import Foundation
 
@@ -12,13 +11,15 @@ final class FixtureServer: @unchecked Sendable {
   let scheme: String
   let host: String
   let port: Int
+  /// The CA to trust for an HTTPS server.
+  let caFile: String?
 
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/http_server.py").path
 
   /// The interpreter behind `python3` on PATH, found once: version-manager shims (pyenv) cost a
   /// tenth of a second per start otherwise.
-  private static let python = Task { () throws -> String in
+  static let python = Task { () throws -> String in
     try await Blocking.run {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -33,21 +34,31 @@ final class FixtureServer: @unchecked Sendable {
     }
   }
 
-  private init(process: Process, input: Pipe, scheme: String, host: String, port: Int) {
+  private init(process: Process, input: Pipe, scheme: String, host: String, port: Int, caFile: String?) {
     self.process = process
     self.input = input
     self.scheme = scheme
     self.host = host
     self.port = port
+    self.caFile = caFile
   }
 
   /// - Parameter certificate: serve HTTPS with this certificate and key.
-  static func start(host: String = "127.0.0.1", certificate: SelfSignedCertificate? = nil) async throws
+  static func start(host: String = "127.0.0.1", certificate: TestCertificates? = nil) async throws
     -> FixtureServer
   {
+    let (process, input, port) = try await launch(
+      script, [host] + (certificate.map { [$0.certificatePath, $0.keyPath] } ?? []))
+    let scheme = certificate == nil ? "http" : "https"
+    return FixtureServer(
+      process: process, input: input, scheme: scheme, host: host, port: port, caFile: certificate?.caPath)
+  }
+
+  /// Starts `script` under python3 with `arguments`; it prints "PORT <n>" first and exits when its stdin closes.
+  static func launch(_ script: String, _ arguments: [String]) async throws -> (Process, Pipe, Int) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try await python.value)
-    process.arguments = [script, host] + (certificate.map { [$0.certificatePath, $0.keyPath] } ?? [])
+    process.arguments = [script] + arguments
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -66,10 +77,9 @@ final class FixtureServer: @unchecked Sendable {
     guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
     else {
       process.terminate()
-      throw FixtureError("fixture server did not start: \(line)")
+      throw FixtureError("\(script) did not start: \(line)")
     }
-    let scheme = certificate == nil ? "http" : "https"
-    return FixtureServer(process: process, input: input, scheme: scheme, host: host, port: port)
+    return (process, input, port)
   }
 
   func url(_ pathAndQuery: String) -> String { "\(scheme)://\(host):\(port)\(pathAndQuery)" }
@@ -107,7 +117,8 @@ final class FixtureServer: @unchecked Sendable {
   }
 
   private func number(_ path: String, field: String) async throws -> Int {
-    let response = try await URLSessionHTTPClient(log: .disabled).send(HTTPRequest(url: url(path)))
+    let response = try await CurlHTTPClient(tls: TLSSettings(caFile: caFile), log: .disabled)
+      .send(HTTPRequest(url: url(path)))
     let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
     guard let value = object?[field] as? Int else { throw FixtureError("no \(field) in the answer to \(path)") }
     return value
@@ -119,35 +130,47 @@ struct FixtureError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// A throwaway certificate for CN=localhost, made with the openssl command line at test time.
-struct SelfSignedCertificate: Sendable {
-  let certificatePath: String
-  let keyPath: String
+/// A throwaway CA and a server certificate it signed for `localhost`, `auth.test` and 127.0.0.1, made with the
+/// openssl command line at test time, with the pin of the server's key in libcurl's format.
+struct TestCertificates: Sendable {
+  let directory: String
+  var caPath: String { directory + "/ca.pem" }
+  var certificatePath: String { directory + "/server.pem" }
+  var keyPath: String { directory + "/server.key" }
+  /// `sha256//…` of the server key's SubjectPublicKeyInfo.
+  let pin: String
 
-  static func make() async throws -> SelfSignedCertificate {
+  static let script = #"""
+    set -e
+    cd "$1"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=auth-sidecar-test-ca -days 1 \
+      -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign -keyout ca.key -out ca.pem
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj /CN=localhost -keyout server.key \
+      -out server.csr
+    printf 'subjectAltName=DNS:localhost,DNS:auth.test,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > ext.cnf
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 1 -extfile ext.cnf -out server.pem
+    openssl pkey -in server.key -pubout -outform der | openssl dgst -sha256 -binary | openssl base64 -A
+    """#
+
+  static func make() async throws -> TestCertificates {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhttp-tls-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let certificate = SelfSignedCertificate(
-      certificatePath: directory.appendingPathComponent("cert.pem").path,
-      keyPath: directory.appendingPathComponent("key.pem").path)
-    let status = try await Blocking.run { () -> Int32 in
+    let (status, output) = try await Blocking.run { () -> (Int32, String) in
       let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = [
-        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
-        "-keyout", certificate.keyPath, "-out", certificate.certificatePath,
-      ]
-      process.standardOutput = FileHandle.nullDevice
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", script, "sh", directory.path]
+      let pipe = Pipe()
+      process.standardOutput = pipe
       process.standardError = FileHandle.nullDevice
       try process.run()
+      let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       process.waitUntilExit()
-      return process.terminationStatus
+      return (process.terminationStatus, text)
     }
-    guard status == 0 else { throw FixtureError("openssl req failed with status \(status)") }
-    return certificate
+    guard status == 0 else { throw FixtureError("openssl failed with status \(status)") }
+    return TestCertificates(
+      directory: directory.path, pin: "sha256//" + output.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
-  func remove() {
-    try? FileManager.default.removeItem(at: URL(fileURLWithPath: certificatePath).deletingLastPathComponent())
-  }
+  func remove() { try? FileManager.default.removeItem(atPath: directory) }
 }

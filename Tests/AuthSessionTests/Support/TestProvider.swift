@@ -118,7 +118,7 @@ final class TestProvider: IdentityProvider {
 /// The local provider without its registration: what `IdentityProvider`'s default `register` answers.
 struct WithoutRegistration: IdentityProvider {
   let base: LocalProvider
-  let kind = "test"
+  let kind = ProviderKind.rest
 
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     try await base.login(account, password: password, profile: profile)

@@ -1,26 +1,17 @@
-import AuthHTTP
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-extension URLSessionHTTPClient {
+extension CurlHTTPClient {
   /// Sends `exchange` until it gets an answer worth returning, a failure worth throwing, or no time.
   func sendWithRetries(
-    _ exchange: Exchange, idempotent: Bool, deadline: ContinuousClock.Instant
+    _ exchange: Exchange, on engine: CurlEngine, idempotent: Bool, deadline: ContinuousClock.Instant
   ) async throws(HTTPError) -> HTTPResponse {
-    let request = try exchange.urlRequest(connectTimeout: Self.connectTimeoutSeconds(policy))
     var attempt = 1
     while true {
       let started = ContinuousClock.now
-      let outcome = await perform(request, deadline: deadline)
+      let outcome = try await perform(exchange, on: engine, deadline: deadline)
       let elapsed = (ContinuousClock.now - started).wholeMilliseconds
       let wait: Duration
       switch outcome {
       case .response(let status, let headers, let body):
-        let response = HTTPResponse(
-          status: status, headers: headers, body: body, finalURL: exchange.target.url)
+        let response = HTTPResponse(status: status, headers: headers, body: body, finalURL: exchange.target.url)
         log.debug("http \(exchange.logName) → \(status) in \(elapsed) ms (attempt \(attempt))")
         guard attempt < policy.maxAttempts,
           let delay = rules.delay(
@@ -46,25 +37,21 @@ extension URLSessionHTTPClient {
     }
   }
 
-  /// One data task, bounded by `deadline` and by the calling task's cancellation.
-  func perform(_ request: URLRequest, deadline: ContinuousClock.Instant) async -> AttemptOutcome {
-    let transfer = Transfer(maxBytes: policy.maxResponseBytes)
-    let task = session().dataTask(with: request)
-    delegate.register(transfer, for: task)
-    defer { delegate.unregister(task) }
-    // FoundationNetworking ignores timeoutIntervalForResource, so the total bound is ours.
-    let watchdog = Task {
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      guard !Task.isCancelled else { return }
-      let failure = TransportFailure(HTTPError(.timeout, "total timeout passed"))
-      if transfer.finish(.failure(failure)) { task.cancel() }
-    }
-    defer { watchdog.cancel() }
+  /// One transfer, bounded by `deadline` (libcurl's total timeout) and by the calling task's cancellation.
+  func perform(
+    _ exchange: Exchange, on engine: CurlEngine, deadline: ContinuousClock.Instant
+  ) async throws(HTTPError) -> AttemptOutcome {
+    let remaining = deadline - ContinuousClock.now
+    guard remaining > .zero else { return .failure(TransportFailure(HTTPError(.timeout, "total timeout passed"))) }
+    let transfer = try CurlRequest(exchange: exchange, policy: policy, tls: tls, proxy: proxy)
+      .transfer(curl: engine.curl, timeout: remaining)
     return await withTaskCancellationHandler {
-      task.resume()
+      engine.submit(transfer)
       return await transfer.outcome()
     } onCancel: {
-      if transfer.finish(.failure(TransportFailure(HTTPError(.cancelled, "calling task cancelled")))) { task.cancel() }
+      if transfer.finish(.failure(TransportFailure(HTTPError(.cancelled, "calling task cancelled")))) {
+        engine.cancel(transfer)
+      }
     }
   }
 }

@@ -3,11 +3,9 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import Synchronization
 
-/// A POSIX thread of its own, for work that blocks for as long as a worker lives: never on the cooperative
-/// pool (two threads here) or Dispatch's queues, whose idle threads may also exit at any time.
+/// A POSIX thread of its own, for a loop that blocks for the life of the process (libcurl's poll loop): never on
+/// the cooperative pool (two threads here) or Dispatch's queues, whose idle threads may also exit at any time.
 enum DetachedThread {
   private final class Body: Sendable {
     let run: @Sendable () -> Void
@@ -30,21 +28,5 @@ enum DetachedThread {
     }
     pthread_detach(thread)
     return true
-  }
-}
-
-/// One value passed from a thread to a caller that blocks until it arrives.
-final class Handoff<Value: Sendable>: Sendable {
-  private let value = Mutex<Value?>(nil)
-  private let ready = DispatchSemaphore(value: 0)
-
-  func put(_ newValue: Value) {
-    value.withLock { $0 = newValue }
-    ready.signal()
-  }
-
-  func take() -> Value {
-    ready.wait()
-    return value.withLock { $0! }
   }
 }

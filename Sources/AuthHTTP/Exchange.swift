@@ -1,10 +1,3 @@
-import AuthHTTP
-import Foundation
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// One request as it goes on the wire, redirects applied.
 struct Exchange: Sendable {
   let method: HTTPMethod
@@ -50,23 +43,5 @@ struct Exchange: Sendable {
       return Exchange(method: .get, target: next, headers: kept, body: nil)
     }
     return Exchange(method: method, target: next, headers: headers, body: body)
-  }
-
-  /// The FoundationNetworking request; `connectTimeout` in whole seconds.
-  /// - Throws: `HTTPError.invalidURL` when Foundation reads another origin from the URL than we did.
-  func urlRequest(connectTimeout: Double) throws(HTTPError) -> URLRequest {
-    var request = URLRequest(url: try target.foundationURL())
-    request.httpMethod = method.rawValue
-    request.cachePolicy = .reloadIgnoringLocalCacheData
-    request.httpShouldHandleCookies = false
-    request.timeoutInterval = connectTimeout
-    for header in headers {
-      request.addValue(header.value, forHTTPHeaderField: header.name)
-    }
-    // Even an empty body makes FoundationNetworking fail a GET, so none is set there.
-    if let body, method.allowsBody {
-      request.httpBody = Data(body)
-    }
-    return request
   }
 }

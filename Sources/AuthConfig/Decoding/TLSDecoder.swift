@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A profile's `tls` object; only remote providers talk TLS.
+enum TLSDecoder {
+  static let keys = ["caFile", "pinnedPublicKey"]
+
+  static func settings(in profile: ConfigObject, provider: ProviderKind) throws(SettingError) -> TLSConfig {
+    guard let object = try profile.object("tls", allowedKeys: keys) else { return .none }
+    guard provider != .local else {
+      throw SettingError(object.path, "only remote providers (rest, oauth2, form) use TLS settings")
+    }
+    let caFile = try object.string("caFile")
+    if let caFile {
+      // Checked now, so a login never fails later on a path the config could have been told about at start.
+      guard caFile.hasPrefix("/") else {
+        throw SettingError(object.path.appending("caFile"), "must be an absolute path")
+      }
+      guard access(caFile, R_OK) == 0 else {
+        throw SettingError(object.path.appending("caFile"), "is not a readable file")
+      }
+    }
+    let pin = try object.string("pinnedPublicKey")
+    if let pin, !TLSConfig.isValidPin(pin) {
+      throw SettingError(
+        object.path.appending("pinnedPublicKey"),
+        "must be sha256// and the base64 SHA-256 of the server's public key, several joined with ;")
+    }
+    return TLSConfig(caFile: caFile, pinnedPublicKey: pin)
+  }
+}

@@ -1,0 +1,53 @@
+import AuthSupport
+
+/// `HTTPClient` on libcurl's multi interface (`CurlEngine`), in process.
+///
+/// Every transfer: TLS verification on (the system CA store, or the profile's `TLSSettings`), no cookie engine
+/// (the caller's `CookieJar` is the only one), no redirect followed by libcurl (`send` follows same-origin ones
+/// itself when the request allows it), `http`/`https` only, proxies only as `ProxySettings` decides. Connect,
+/// idle and total timeouts are libcurl's own, the body cap is enforced as bytes arrive.
+///
+/// Cheap to make: libcurl is loaded and its thread started on the first `send` of the process, so a host that
+/// only validates input never maps it.
+///
+/// Logs method, host, path, status and timing at debug — never a query string, header, cookie or body, which
+/// carry codes, tokens and passwords.
+package final class CurlHTTPClient: HTTPClient {
+  let policy: HTTPPolicy
+  let tls: TLSSettings
+  let proxy: ProxySettings
+  /// Wall clock, for `Retry-After` dates only; deadlines use the monotonic `ContinuousClock`.
+  let clock: any Clock
+  let log: Logger
+  let rules: RetryRules
+
+  package init(
+    policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
+    clock: any Clock = SystemClock(), log: Logger
+  ) {
+    self.policy = policy
+    self.tls = tls
+    self.proxy = proxy
+    self.clock = clock
+    self.log = log
+    rules = RetryRules(policy)
+  }
+
+  package func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    var exchange = Exchange(try RequestTarget(request.url), request)
+    try RequestValidation.check(request)
+    guard !Task.isCancelled else { throw HTTPError(.cancelled, "cancelled before sending") }
+    let engine = try CurlEngine.shared.get()
+    let deadline = ContinuousClock.now + policy.totalTimeout
+    var followed = 0
+    while true {
+      let response = try await sendWithRetries(exchange, on: engine, idempotent: request.idempotent, deadline: deadline)
+      guard case .followSameOrigin(let limit) = request.redirects,
+        let next = try exchange.redirected(by: response, followed: followed, limit: limit)
+      else { return response }
+      log.debug("http \(response.status) from \(exchange.logName): following to \(next.target.path)")
+      exchange = next
+      followed += 1
+    }
+  }
+}

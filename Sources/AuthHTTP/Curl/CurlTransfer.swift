@@ -1,0 +1,127 @@
+internal import CCurl
+import Synchronization
+
+/// What one attempt produced.
+enum AttemptOutcome: Sendable {
+  case response(status: Int, headers: [HTTPHeader], body: [UInt8])
+  case failure(TransportFailure)
+}
+
+/// One attempt: a configured easy handle, what libcurl's callbacks received, and the outcome the caller awaits.
+///
+/// The first outcome wins, whoever reports it: completion on the engine's thread, the size cap in the write
+/// callback, or the caller's cancellation. Later reports are dropped.
+final class CurlTransfer: @unchecked Sendable {
+  // `head` and `body` are written by libcurl's callbacks and read by `complete`, all on the engine's thread;
+  // the shared part is `state`, behind its lock. The easy handle is configured before the transfer is
+  // submitted and cleaned up when the last reference goes, after the engine has removed it from the multi.
+  private struct State {
+    var outcome: AttemptOutcome?
+    var waiter: CheckedContinuation<AttemptOutcome, Never>?
+  }
+
+  let easy: OpaquePointer
+  private let curl: LibCurl
+  private let maxBytes: Int
+  private var requestHeaders: UnsafeMutablePointer<curl_slist>?
+  private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+  private var head = ResponseHead()
+  private var body: [UInt8] = []
+  private let state = Mutex(State())
+
+  init(curl: LibCurl, easy: OpaquePointer, maxBytes: Int) {
+    self.curl = curl
+    self.easy = easy
+    self.maxBytes = maxBytes
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    curl.set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    curl.set(easy, CURLOPT_WRITEFUNCTION, pointer: unsafeBitCast(Self.onBody, to: UnsafeRawPointer.self))
+    curl.set(easy, CURLOPT_WRITEDATA, pointer: context)
+    curl.set(easy, CURLOPT_HEADERFUNCTION, pointer: unsafeBitCast(Self.onHeader, to: UnsafeRawPointer.self))
+    curl.set(easy, CURLOPT_HEADERDATA, pointer: context)
+  }
+
+  deinit {
+    curl.easyCleanup(easy)
+    curl.slistFree(requestHeaders)
+    errorBuffer.deallocate()
+  }
+
+  /// The request's header lines; the list lives as long as the transfer.
+  func setHeaders(_ lines: [String]) {
+    for line in lines { requestHeaders = curl.slistAppend(requestHeaders, line) }
+    curl.set(easy, CURLOPT_HTTPHEADER, pointer: requestHeaders)
+  }
+
+  var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+  /// libcurl's write and header callbacks: bytes, item size, item count, the transfer.
+  private typealias Callback = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+
+  private static let onBody: Callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+  }
+
+  private static let onHeader: Callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    transfer.head.take(line: UnsafeRawBufferPointer(start: data, count: size * count))
+    return size * count
+  }
+
+  /// Keeps body bytes. False stops the transfer: they pass the cap (checked as they arrive, so a flood is never
+  /// held), or the outcome is already decided.
+  private func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard !isFinished else { return false }
+    guard body.count + bytes.count <= maxBytes else {
+      finish(.failure(TransportFailure(HTTPError(.responseTooLarge, "body over \(maxBytes) bytes"))))
+      return false
+    }
+    body.append(contentsOf: bytes)
+    return true
+  }
+
+  /// libcurl finished the transfer with `code` (on the engine's thread).
+  func complete(_ code: CURLcode) {
+    if code == CURLE_OK {
+      let status = curl.info(easy, CURLINFO_RESPONSE_CODE)
+      finish(.response(status: status, headers: head.headers, body: body))
+    } else {
+      finish(.failure(CurlFailure.failure(code, message: errorMessage(code))))
+    }
+    body = []
+  }
+
+  /// libcurl's own text for the failure: it names at most a host and port, never a path or header.
+  private func errorMessage(_ code: CURLcode) -> String {
+    let buffered = String(cString: errorBuffer)
+    return String((buffered.isEmpty ? curl.describe(code) : buffered).prefix(160))
+  }
+
+  /// Records `outcome` unless one is already recorded.
+  /// - Returns: true when this call decided the outcome.
+  @discardableResult
+  func finish(_ outcome: AttemptOutcome) -> Bool {
+    let (decided, waiter) = state.withLock { state -> (Bool, CheckedContinuation<AttemptOutcome, Never>?) in
+      guard state.outcome == nil else { return (false, nil) }
+      state.outcome = outcome
+      defer { state.waiter = nil }
+      return (true, state.waiter)
+    }
+    waiter?.resume(returning: outcome)
+    return decided
+  }
+
+  /// Waits for the outcome; returns at once if it is already known.
+  func outcome() async -> AttemptOutcome {
+    await withCheckedContinuation { continuation in
+      let known = state.withLock { state -> AttemptOutcome? in
+        if let outcome = state.outcome { return outcome }
+        state.waiter = continuation
+        return nil
+      }
+      if let known { continuation.resume(returning: known) }
+    }
+  }
+}
