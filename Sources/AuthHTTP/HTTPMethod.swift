@@ -1,5 +1,5 @@
-/// The request methods the sidecar sends: a closed set, so a config or a provider cannot name one the worker
-/// and FoundationNetworking would treat differently, and the rules below are decided once per method.
+/// The request methods the sidecar sends: a closed set, so a config or a provider cannot name one libcurl would
+/// treat differently from what we meant, and the rules below are decided once per method.
 package enum HTTPMethod: String, Sendable, CaseIterable, CustomStringConvertible {
   case get = "GET"
   case head = "HEAD"
@@ -18,8 +18,8 @@ package enum HTTPMethod: String, Sendable, CaseIterable, CustomStringConvertible
     }
   }
 
-  /// FoundationNetworking fails a GET with a body as "resource exceeds maximum size" (-1103), and a HEAD body
-  /// has no meaning.
+  /// A GET or HEAD body has no defined meaning (RFC 9110 §9.3.1, §9.3.2), and servers and proxies treat one
+  /// differently.
   package var allowsBody: Bool { self != .get && self != .head }
 
   package var description: String { rawValue }

@@ -15,7 +15,7 @@ enum AuthSidecar {
   static let version = "0.1.0"
 
   static func main() {
-    // FoundationNetworking dumps headers (tokens, cookies) to stderr when these are set; the worker inherits them.
+    // libcurl's OpenSSL would append every TLS session's keys to SSLKEYLOGFILE: gone before any thread starts.
     HTTPEnvironment.scrubDebugVariables()
     let options: SidecarOptions
     do {

@@ -28,7 +28,7 @@ extension LiveServerTests {
       warm.stop()
       let before = try Self.engineTicks()
       let (response, elapsed) = try await measure {
-        try await client.send(HTTPRequest(method: "POST", url: server.url("/stall?seconds=3"), body: []))
+        try await client.send(HTTPRequest(method: .post, url: server.url("/stall?seconds=3"), body: []))
       }
       let spent = Double(try Self.engineTicks() - before) / Double(sysconf(Int32(_SC_CLK_TCK)))
       #expect(response.status == 200)

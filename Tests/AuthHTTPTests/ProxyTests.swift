@@ -18,7 +18,7 @@ extension LiveServerTests {
       let trusted = CurlHTTPClient(
         policy: .quick(), tls: TLSSettings(caFile: certificates.caPath), proxy: settings, log: .disabled)
       let response = try await trusted.send(
-        HTTPRequest(method: "POST", url: "https://auth.test:\(server.port)/echo?key=tunnel", body: Array("pw".utf8)))
+        HTTPRequest(method: .post, url: "https://auth.test:\(server.port)/echo?key=tunnel", body: Array("pw".utf8)))
       #expect(response.status == 200)
       #expect(proxy.requestLines == ["CONNECT auth.test:\(server.port) HTTP/1.1"])
       // The proxy's own trust never stands in for the server's: without the CA the tunnel's TLS fails.
@@ -46,7 +46,7 @@ extension LiveServerTests {
         log: .disabled)
       #expect(try await client.send(HTTPRequest(url: "https://localhost:\(secure.port)/json")).status == 200)
       #expect(try await client.send(HTTPRequest(url: "https://127.0.0.1:\(secure.port)/json")).status == 200)
-      let login = HTTPRequest(method: "POST", url: plain.url("/echo"), body: Array("password=hunter2".utf8))
+      let login = HTTPRequest(method: .post, url: plain.url("/echo"), body: Array("password=hunter2".utf8))
       #expect(try await client.send(login).status == 200)
       #expect(proxy.requestLines.isEmpty, "\(proxy.requestLines)")
     }

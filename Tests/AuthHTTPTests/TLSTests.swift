@@ -44,7 +44,7 @@ extension LiveServerTests {
       let wrong = CurlHTTPClient(
         policy: .quick(), tls: TLSSettings(caFile: certificates.caPath, pinnedPublicKey: wrongPin), log: .disabled)
       let error = await httpError { () async throws(HTTPError) in
-        try await wrong.send(HTTPRequest(method: "POST", url: server.url("/echo?key=wrong"), body: Array("pw".utf8)))
+        try await wrong.send(HTTPRequest(method: .post, url: server.url("/echo?key=wrong"), body: Array("pw".utf8)))
       }
       #expect(error?.code == .tls)
       #expect(try await server.count("pinned") == 1)

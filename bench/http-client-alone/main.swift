@@ -11,7 +11,7 @@ import Dispatch
 #endif
 
 func request(_ line: String) -> HTTPRequest? {
-  guard let object = (try? JSONParser.parse(line))?.objectValue, let method = object["method"]?.stringValue,
+  guard let object = (try? JSONParser.parse(line))?.objectValue, let method = object["method"]?.stringValue.flatMap(HTTPMethod.init(rawValue:)),
     let url = object["url"]?.stringValue
   else { return nil }
   let headers = (object["headers"]?.arrayValue ?? []).compactMap { pair -> HTTPHeader? in

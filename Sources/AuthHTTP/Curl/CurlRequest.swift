@@ -68,14 +68,14 @@ struct CurlRequest {
   }
 
   private func setMethodAndBody(_ curl: LibCurl, _ easy: OpaquePointer) {
-    let method = exchange.method.uppercased()
+    let method = exchange.method
     switch method {
-    case "GET": curl.set(easy, CURLOPT_HTTPGET, 1)
-    case "HEAD": curl.set(easy, CURLOPT_NOBODY, 1)
-    case "POST": curl.set(easy, CURLOPT_POST, 1)
-    default: curl.set(easy, CURLOPT_CUSTOMREQUEST, exchange.method)
+    case .get: curl.set(easy, CURLOPT_HTTPGET, 1)
+    case .head: curl.set(easy, CURLOPT_NOBODY, 1)
+    case .post: curl.set(easy, CURLOPT_POST, 1)
+    case .put, .patch, .delete, .options: curl.set(easy, CURLOPT_CUSTOMREQUEST, method.rawValue)
     }
-    guard method != "GET", method != "HEAD", method == "POST" || exchange.body != nil else { return }
+    guard method.allowsBody, method == .post || exchange.body != nil else { return }
     let body = exchange.body ?? []
     curl.set(easy, CURLOPT_POSTFIELDSIZE_LARGE, large: Int64(body.count))
     // Copied by libcurl, so the bytes need not outlive this call; an empty body still needs a valid pointer.

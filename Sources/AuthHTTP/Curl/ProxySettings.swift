@@ -39,7 +39,7 @@ package struct ProxySettings: Sendable, Equatable {
 
   /// The proxy URL for a request to `origin`, or nil to connect directly.
   package func proxy(for origin: RequestTarget.Origin) -> String? {
-    guard let httpsProxy, origin.scheme == "https", !RequestTarget.isLoopback(origin.host),
+    guard let httpsProxy, origin.scheme == "https", !Loopback.isLoopback(host: origin.host),
       !noProxy.contains(where: { Self.matches($0, host: origin.host) })
     else { return nil }
     return httpsProxy
