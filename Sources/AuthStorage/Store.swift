@@ -66,14 +66,6 @@ package final class Store: Sendable {
     try transaction("BEGIN IMMEDIATE", WriteTransaction.init, body)
   }
 
-  /// Runs `body` holding `profile`'s cross-process lock (see `ProfileLock`), blocking the thread while waiting.
-  /// - Throws: `StorageError.unavailable` ("lock timeout …"), or whatever `body` throws.
-  package func withProfileLockBlocking<T>(
-    _ profile: String, timeout: Duration = ProfileLock.defaultTimeout, _ body: () throws -> T
-  ) throws -> T {
-    try profileLocks.withLockBlocking(profile, timeout: timeout, body)
-  }
-
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
   /// across re-read → network refresh → write.
   /// - Throws: `StorageError.unavailable` ("lock timeout …"), `CancellationError`, or whatever `body` throws.

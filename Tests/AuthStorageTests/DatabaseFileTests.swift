@@ -10,7 +10,7 @@ import Testing
       try withUmask(0) {
         let store = try openStore(parent + "/nested", environment: [:])
         try store.write { try $0.beginSession(sampleSession()) }
-        try store.withProfileLockBlocking("default") {}
+        try store.profileLocks.withLockBlocking("default") {}
         let state = store.directory.path
         #expect(mode(state) == 0o700)
         for name in ["store.sqlite3", "store.sqlite3-wal", "store.sqlite3-shm", "store.key"] {
