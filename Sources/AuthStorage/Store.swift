@@ -91,7 +91,14 @@ package final class Store: Sendable {
         if let damage = connection.damage { throw damage }
         try connection.execute("COMMIT")
         result = value
+        if connection.scrubAfterCommit {
+          connection.scrubAfterCommit = false
+          // The write is committed and stays acknowledged: a WAL that another process keeps busy is
+          // emptied by the next secret-removing write or by the last close instead.
+          _ = try? connection.checkpointTruncatingWAL()
+        }
       } catch {
+        connection.scrubAfterCommit = false
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
         guard let damage = connection.damage, let identity = open.identity else { throw error }
         open = OpenDatabase()
