@@ -110,6 +110,7 @@ struct Wiring {
     limits.maxDepth = options.maxDepth
     limits.maxInFlight = options.maxInFlight
     limits.maxBatchSize = options.maxBatchSize
+    limits.maxBatchAnswerBytes = options.maxBatchAnswerBytes
     return Server(registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }))
   }
 }
