@@ -54,10 +54,14 @@ enum AuthSidecar {
 
   static func serve(_ options: SidecarOptions, _ wiring: Wiring) {
     let protocolFD = StdioGuard.takeStdout()
-    let stopFD = ShutdownSignal.install()
-    let output = OutputWriter(fd: protocolFD, mode: options.framing)
-    let server = wiring.makeServer(sender: output)
     var transportOptions = StdioTransport.Options()
+    // The drain bound in whole seconds, counted from the stop: past it the process exits even while a write
+    // to a host that no longer reads is blocked.
+    let drainSeconds = UInt32((transportOptions.drainTimeoutMilliseconds + 999) / 1000)
+    let stopFD = ShutdownSignal.install(hardExitAfterSeconds: drainSeconds)
+    // A host that closed stdout gets no more requests run: stop reading, drain, exit.
+    let output = OutputWriter(fd: protocolFD, mode: options.framing) { ShutdownSignal.requestStop() }
+    let server = wiring.makeServer(sender: output)
     transportOptions.framing = options.framing
     transportOptions.maxMessageBytes = options.maxMessageBytes
     StdioTransport(inputFD: STDIN_FILENO, stopFD: stopFD, output: output, options: transportOptions)

@@ -173,6 +173,16 @@ final class LiveSidecar: @unchecked Sendable {
     try? input.fileHandleForWriting.close()
   }
 
+  /// Closes this side's read end of the sidecar's stdout, as a host that stopped listening does.
+  func closeOutput() { try? output.fileHandleForReading.close() }
+
+  /// Waits up to `guardSeconds` (a hang guard, not a timing bound) for the process to exit on its own.
+  func exitsWithin(guardSeconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(guardSeconds)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    return !process.isRunning
+  }
+
   /// SIGKILL, then reap.
   func kill9() {
     kill(pid, SIGKILL)
