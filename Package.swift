@@ -19,11 +19,12 @@ let package = Package(
     // AuthHTML loads it with dlopen on the first page it parses. Without pkgConfig, which would link it; the
     // header path is the one every Linux distribution's libxml2-dev uses (see AuthHTML's swiftSettings).
     .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
-    // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
+    // Header-only: prctl (PR_SET_PDEATHSIG, PR_SET_DUMPABLE) and posix_spawn's closefrom, which the Glibc module
+    // does not show.
     .systemLibrary(name: "CSubprocess"),
 
     // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
-    .target(name: "AuthSupport"),
+    .target(name: "AuthSupport", dependencies: ["CSubprocess"]),
     .testTarget(name: "AuthSupportTests", dependencies: ["AuthSupport"]),
 
     // MARK: AuthJSON — strict RFC 8259 parser and compact writer, no Foundation

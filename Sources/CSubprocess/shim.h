@@ -25,14 +25,22 @@ static inline int auth_spawn_add_close_from(posix_spawn_file_actions_t *actions,
 #endif
 }
 
-/* PR_SET_PDEATHSIG (1): `signal` is delivered when the thread that spawned this process exits. */
-static inline int auth_set_parent_death_signal(int signal) {
+/* prctl(option, value) with the unused arguments zero; ENOSYS off Linux. */
+static inline int auth_prctl_set(int option, unsigned long value) {
 #if defined(__linux__)
-  return prctl(1, (unsigned long)signal, 0UL, 0UL, 0UL);
+  return prctl(option, value, 0UL, 0UL, 0UL);
 #else
-  (void)signal;
+  (void)option;
+  (void)value;
   errno = ENOSYS;
   return -1;
 #endif
 }
+
+/* PR_SET_PDEATHSIG (1): `signal` is delivered when the thread that spawned this process exits. */
+static inline int auth_set_parent_death_signal(int signal) { return auth_prctl_set(1, (unsigned long)signal); }
+
+/* PR_SET_DUMPABLE (4): 0 means no core dump and no ptrace or /proc/PID/mem access by other processes of
+   the same user; the sidecar's memory holds passwords, tokens and the store key. */
+static inline int auth_set_dumpable(int dumpable) { return auth_prctl_set(4, (unsigned long)dumpable); }
 #endif

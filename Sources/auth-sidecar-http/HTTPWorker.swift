@@ -15,7 +15,10 @@ import CSubprocess
 @main
 enum HTTPWorker {
   static func main() {
-    // First, before any thread exists (`unsetenv` is not thread-safe) and before FoundationNetworking's
+    // Its memory holds the requests it sends (passwords, tokens): never in a core file or a crash report.
+    ProcessHardening.disableCoreDumps()
+    ProcessHardening.installCrashReport(program: "auth-sidecar-http")
+    // Then, before any thread exists (`unsetenv` is not thread-safe) and before FoundationNetworking's
     // first transfer reads them: they would dump every header, tokens and cookies included, to stderr.
     HTTPEnvironment.scrubDebugVariables()
     // Die with the sidecar, even one killed -9. End of input on stdin is the other way out, and covers a

@@ -15,6 +15,10 @@ enum AuthSidecar {
   static let version = "0.1.0"
 
   static func main() {
+    // First of all: from the first request on, memory holds passwords, tokens and the store key, which must
+    // never reach a core file or a crash report.
+    ProcessHardening.disableCoreDumps()
+    ProcessHardening.installCrashReport(program: "auth-sidecar")
     // FoundationNetworking dumps headers (tokens, cookies) to stderr when these are set (P38).
     HTTPEnvironment.scrubDebugVariables()
     let options: SidecarOptions
