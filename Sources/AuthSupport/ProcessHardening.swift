@@ -32,6 +32,22 @@ package enum ProcessHardening {
     for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT] { sigaction(signal, &action, nil) }
   }
 
+  /// Removes `name` from the environment once it has been read: its value is overwritten where the kernel shows
+  /// it (`/proc/PID/environ` reads the original environment block, which `unsetenv` alone leaves intact), then
+  /// the entry goes, so no child process inherits it.
+  package static func scrubEnvironmentVariable(_ name: String) {
+    let prefix = Array((name + "=").utf8)
+    var cursor = environ
+    while let entry = cursor.pointee {
+      if memcmp(entry, prefix, prefix.count) == 0 {
+        let value = entry + prefix.count
+        memset(value, 0, strlen(value))
+      }
+      cursor += 1
+    }
+    unsetenv(name)
+  }
+
   /// Set once by `installCrashReport` before any handler can run; read only by the handler.
   nonisolated(unsafe) private static var crashLine = ""
 }

@@ -43,8 +43,12 @@ struct Wiring {
     http = LazyHTTPClient(clock: clock, log: log)
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
+    // Read once, then gone from the process environment: no child inherits the store key, and
+    // /proc/PID/environ no longer shows it.
+    let environment = StateDirectory.processEnvironment()
+    ProcessHardening.scrubEnvironmentVariable(StoreKey.environmentVariable)
     stores = LazyStore {
-      let store = try Store(explicitStateDirectory: stateDirectory, environment: StateDirectory.processEnvironment())
+      let store = try Store(explicitStateDirectory: stateDirectory, environment: environment)
       for note in store.notes { log.info("store: \(note)") }
       return store
     }

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// What the process does to keep secrets out of other processes' reach: no core file, no crash backtrace with
-/// request bytes.
+/// request bytes, no store key left in its environment once read.
 @Suite struct ProcessHardeningEndToEndTests {
   static let storeKey = String(repeating: "c3", count: 32)
 
@@ -34,6 +34,23 @@ import Testing
     // "Max core file size  <soft>  <hard>  bytes"
     #expect(fields.count >= 6 && fields[4] == "0" && fields[5] == "0", "\(core ?? "no core line")")
     #expect(sidecar.finish() == 0)
+  }
+
+  @Test func theStoreKeyLeavesTheEnvironmentOnceRead() throws {
+    let fixture = try StateFixture("environ")
+    defer { fixture.remove() }
+    let sidecar = try Self.startedSidecar(fixture)
+    let environ = sidecar.environmentBlock
+    // Readable (we run the test as the same user or as root) and really the environment, or the
+    // check below would prove nothing; a non-dumpable process shows it to root only.
+    if getuid() == 0 { #expect(environ.contains("AUTH_SIDECAR_STATE_DIR=")) }
+    #expect(!environ.contains(Self.storeKey))
+    #expect(sidecar.finish() == 0)
+    // Nor on disk: the key came from the environment, so no key file either.
+    #expect(!FileManager.default.fileExists(atPath: fixture.stateDirectory + "/store.key"))
+    for file in StateFixture.files(under: fixture.root) {
+      #expect(!String(decoding: file.bytes, as: UTF8.self).contains(Self.storeKey), "\(file.path)")
+    }
   }
 
   @Test func aCrashReportCarriesNoRequestBytes() throws {
