@@ -29,13 +29,17 @@ enum KeyCheck {
     guard let recorded, recorded != now else { return }
     switch recorded {
     case .envKey:
-      throw StorageError.invalidConfiguration(
+      throw StorageError(
+        .invalidConfiguration,
         "the store in \(directory) was created with \(StoreKey.environmentVariable) (protection env-key), which "
-          + "is not set now; set it to the same key (no key file was created and nothing was written)")
+          + "is not set now; set it to the same key (no key file was created and nothing was written)",
+        reason: "key_source_changed")
     case .keyFile:
-      throw StorageError.invalidConfiguration(
+      throw StorageError(
+        .invalidConfiguration,
         "the store in \(directory) was created with its key file \(KeyFile.name) (protection key-file), but "
-          + "\(StoreKey.environmentVariable) is set now; unset it to use the key file (nothing was written)")
+          + "\(StoreKey.environmentVariable) is set now; unset it to use the key file (nothing was written)",
+        reason: "key_source_changed")
     }
   }
 
@@ -92,9 +96,10 @@ enum KeyCheck {
   {
     guard let sample = try sealedSample(connection) else { return }
     guard (try? sealer.open(sample.1, "sessions", "access_token", row: sample.0)) != nil else {
-      throw StorageError.corrupt(
+      throw StorageError(
+        .corrupt,
         "the key in use does not decrypt the store in \(directory): was \(StoreKey.environmentVariable) or "
-          + "\(KeyFile.name) changed since it was written? (nothing was written)")
+          + "\(KeyFile.name) changed since it was written? (nothing was written)", reason: "wrong_key")
     }
   }
 
@@ -104,8 +109,9 @@ enum KeyCheck {
 
   private static func wrongKey(_ protection: StoreKey.ProtectionLevel, _ directory: String) -> StorageError {
     let source = protection == .envKey ? StoreKey.environmentVariable : "the key file \(KeyFile.name)"
-    return StorageError.corrupt(
+    return StorageError(
+      .corrupt,
       "wrong key: \(source) is not the key the store in \(directory) was created with, so its secrets cannot be "
-        + "decrypted; restore the original key (nothing was written)")
+        + "decrypted; restore the original key (nothing was written)", reason: "wrong_key")
   }
 }

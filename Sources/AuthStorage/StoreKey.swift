@@ -50,9 +50,10 @@ package struct StoreKey: Sendable {
       guard let secret = try KeyFile.load(directory.file(KeyFile.name)) else {
         let origin = recorded == .keyFile ? "was created with the key file \(KeyFile.name), which is missing" :
           "holds sealed values but has no key file and \(Self.environmentVariable) is not set"
-        throw StorageError.corrupt(
+        throw StorageError(
+          .corrupt,
           "the store in \(directory.path) \(origin); its secrets cannot be decrypted without the key (restore "
-            + "it; no new key file was created)")
+            + "it; no new key file was created)", reason: "key_missing")
       }
       self.init(secret: secret, protectionLevel: .keyFile)
     } else {

@@ -15,6 +15,7 @@ import Testing
       let error = storageError { try openStore(parent, environment: [:]) }
       #expect(error?.code == .invalidConfiguration)
       #expect(error?.message.contains("created with AUTH_SIDECAR_KEY") == true)
+      #expect(error?.reason == "key_source_changed")
       #expect(!exists(parent + "/state/store.key"))
       #expect(directoryEntries(parent + "/state") == before)
       #expect(text(try openStore(parent).read { try $0.session(profile: "default") }?.accessToken) == "access-1")
@@ -41,6 +42,7 @@ import Testing
       #expect(error?.code == .corrupt)
       #expect(error?.quarantinedPath == nil)
       #expect(error?.message.contains("wrong key: AUTH_SIDECAR_KEY") == true)
+      #expect(error?.reason == "wrong_key")
       #expect(contents(parent + "/state/store.sqlite3") + contents(parent + "/state/store.sqlite3-wal") == database)
     }
   }
@@ -52,6 +54,7 @@ import Testing
       let error = storageError { try openStore(parent, environment: [:]) }
       #expect(error?.code == .corrupt)
       #expect(error?.message.contains("which is missing") == true)
+      #expect(error?.reason == "key_missing")
       #expect(!exists(parent + "/state/store.key"))
     }
   }
