@@ -20,11 +20,11 @@ let package = Package(
     // Headers only, for the same reason: AuthHTTP opens libcurl with dlopen on the first remote request, so a
     // validate-only host never maps it and a machine without it still runs everything else.
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-    // Header-only: prctl(PR_SET_PDEATHSIG) and posix_spawn's closefrom, which the Glibc module does not show.
-    .systemLibrary(name: "CSubprocess"),
+    // Header-only: prctl (PR_SET_DUMPABLE), which the Glibc module does not show.
+    .systemLibrary(name: "CProcessControl"),
 
     // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
-    .target(name: "AuthSupport"),
+    .target(name: "AuthSupport", dependencies: ["CProcessControl"]),
     .testTarget(name: "AuthSupportTests", dependencies: ["AuthSupport"]),
 
     // MARK: AuthJSON — strict RFC 8259 parser and compact writer, no Foundation

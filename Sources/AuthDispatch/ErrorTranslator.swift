@@ -99,12 +99,14 @@ package struct ErrorTranslator: Sendable {
   }
 
   private func translate(_ error: StorageError, _ locale: MessageLocale) -> RPCError {
+    // The key check's refusals say which it was: key_source_changed, wrong_key, key_missing.
+    let reason: JSONObject = error.reason.map { ["reason": .string($0)] } ?? [:]
     switch error.code {
     case .unavailable: return localized(.storageUnavailable, locale)
-    case .corrupt: return localized(.storageCorrupt, locale)
+    case .corrupt: return localized(.storageCorrupt, locale, details: reason)
     case .alreadyExists:
       return localized(.alreadyExists, locale, details: error.field.map { ["field": .string($0)] } ?? [:])
-    case .invalidConfiguration: return localized(.configError, locale)
+    case .invalidConfiguration: return localized(.configError, locale, details: reason)
     case .notFound, .internalError: return localized(.internal, locale)
     }
   }

@@ -9,6 +9,8 @@ package final class Server: MessageReceiver {
     package var maxInFlight = 64
     package var maxDepth = 64
     package var maxBatchSize = 10_000
+    /// Bytes of one batch's answers past which the rest of the batch is not run (`BatchCollector`).
+    package var maxBatchAnswerBytes = 16 << 20
     package init() {}
   }
 
@@ -17,11 +19,13 @@ package final class Server: MessageReceiver {
   private let sender: any MessageSender
   private let inFlight: InFlightRequests
   private let errors: ErrorTranslator
+  private let maxBatchAnswerBytes: Int
 
   package init(registry: MethodRegistry, sender: any MessageSender, limits: Limits = Limits(), errors: ErrorTranslator) {
     self.registry = registry
     self.sender = sender
     self.errors = errors
+    maxBatchAnswerBytes = limits.maxBatchAnswerBytes
     decoder = MessageDecoder(maxDepth: limits.maxDepth, maxBatchSize: limits.maxBatchSize)
     inFlight = InFlightRequests(limit: limits.maxInFlight)
   }
@@ -34,10 +38,16 @@ package final class Server: MessageReceiver {
       handle(message) { [sender] in sender.send($0) }
     case .batch(let messages):
       let answered = messages.filter { if case .notification = $0 { false } else { true } }.count
-      let collector = BatchCollector(expected: answered, sender: sender)
+      let collector = BatchCollector(expected: answered, sender: sender, maxAnswerBytes: maxBatchAnswerBytes)
       var slot = 0
       for message in messages {
-        if case .notification = message {
+        if collector.isOverBudget {
+          // Not run at all, so no effect happens whose answer the host would never see.
+          if let id = message.answerID {
+            collector.reply(slot: slot)(.error(id: id, collector.overBudgetError()))
+            slot += 1
+          }
+        } else if case .notification = message {
           handle(message) { _ in }
         } else {
           handle(message, reply: collector.reply(slot: slot))
@@ -145,6 +155,17 @@ package final class Server: MessageReceiver {
 
   private func context(for id: RequestID?, _ params: Params) throws(RPCError) -> CallContext {
     CallContext(id: id, profile: try params.profile(), locale: try params.locale())
+  }
+}
+
+extension IncomingMessage {
+  /// The id an answer to this message carries; nil for a notification, which is never answered.
+  fileprivate var answerID: RequestID? {
+    switch self {
+    case .invalid(let id, _): return id
+    case .request(let request): return request.id
+    case .notification: return nil
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 /// once released, and a store from a newer build is refused rather than guessed at.
 enum Migrations {
   /// Ordered; `version` is what `user_version` holds after the step.
-  static let steps: [(version: Int32, sql: String)] = [(1, version1)]
+  static let steps: [(version: Int32, sql: String)] = [(1, version1), (2, version2)]
 
   static var latest: Int32 { steps.last?.version ?? 0 }
 
@@ -94,6 +94,15 @@ enum Migrations {
     CREATE TABLE secrets (
       name TEXT PRIMARY KEY NOT NULL,
       value BLOB NOT NULL
+    ) STRICT;
+    """
+
+  /// The key's protection mode and a value sealed under it, recorded on the first open (see `KeyCheck`); one row.
+  static let version2 = """
+    CREATE TABLE key_check (
+      id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+      protection TEXT NOT NULL,
+      check_value BLOB NOT NULL
     ) STRICT;
     """
 }

@@ -13,6 +13,8 @@ final class SQLiteConnection: @unchecked Sendable {
   let path: String
   /// The first CORRUPT/NOTADB error seen on this connection.
   private(set) var damage: StorageError?
+  /// Set by a write that removed secrets; `Store` then empties the WAL once the transaction commits.
+  var scrubAfterCommit = false
   private var handle: OpaquePointer?
   /// Prepared once, reused for the life of the connection: the same few statements run on every request.
   private var cache: [String: Statement] = [:]
@@ -72,6 +74,22 @@ final class SQLiteConnection: @unchecked Sendable {
     }
     try statement.reset(binding: arguments)
     return statement
+  }
+
+  /// Copies every WAL frame into the database and truncates the WAL to zero bytes. A deleted row's old page
+  /// images stay in WAL frames until then (secure_delete only zeroes the page's newest version), so sealed
+  /// tokens of a logged-out session would stay readable in `-wal`. Waits for readers like any lock (busy
+  /// timeout); when another process still reads an old snapshot the WAL cannot be emptied, and that is
+  /// reported as `false` so the caller can try again later.
+  @discardableResult
+  func checkpointTruncatingWAL() throws -> Bool {
+    let db = try open()
+    var logFrames: Int32 = 0
+    var checkpointed: Int32 = 0
+    let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+    if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { return false }
+    guard rc == SQLITE_OK else { throw fail(rc, sqlite3_errmsg(db)) }
+    return true
   }
 
   /// False once COMMIT or ROLLBACK has ended the transaction (SQLite rolls back by itself on some errors).

@@ -20,9 +20,10 @@ package struct StateDirectory: Sendable {
 
   /// Creates and checks the directory at `path`.
   package init(path: String) throws {
-    let path = Self.absolute(path)
+    var path = Self.absolute(path)
     var notes: [String] = []
     try Self.create(path, mode: 0o700)
+    path = Self.resolvingAncestors(path)
     let fd = FileSystem.open(path, O_RDONLY | O_DIRECTORY)
     guard fd >= 0 else {
       let code = errno
@@ -95,6 +96,20 @@ package struct StateDirectory: Sendable {
     }
     while result.count > 1 && result.hasSuffix("/") { result.removeLast() }
     return result
+  }
+
+  /// `path` with every symlink above its last component resolved (`/home` → `/var/home` on Fedora Atomic and
+  /// others). Only the state directory itself, the database and the key file are refused as symlinks (each is
+  /// opened with O_NOFOLLOW); SQLite's NOFOLLOW, though, refuses a symlink anywhere in the path, so the store
+  /// must be named by a path whose ancestors are real directories.
+  static func resolvingAncestors(_ path: String) -> String {
+    let parent = parentPath(path)
+    guard parent != path, let leaf = path.split(separator: "/").last, let resolved = realpath(parent, nil) else {
+      return path
+    }
+    defer { free(resolved) }
+    let real = String(cString: resolved)
+    return (real == "/" ? "" : real) + "/" + leaf
   }
 
   /// `mkdir -p`: the leaf with `mode` forced by chmod (a umask of 000 or 077 must not change it); missing parents

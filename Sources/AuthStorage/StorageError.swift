@@ -26,12 +26,17 @@ package struct StorageError: Error, Sendable, CustomStringConvertible {
   package let field: String?
   /// For `.corrupt` after a damaged database was moved aside: where it now lives.
   package let quarantinedPath: String?
+  /// A stable word for hosts when the code alone does not say what to fix, e.g. "wrong_key".
+  package let reason: String?
 
-  package init(_ code: Code, _ message: String, field: String? = nil, quarantinedPath: String? = nil) {
+  package init(
+    _ code: Code, _ message: String, field: String? = nil, quarantinedPath: String? = nil, reason: String? = nil
+  ) {
     self.code = code
     self.message = message
     self.field = field
     self.quarantinedPath = quarantinedPath
+    self.reason = reason
   }
 
   package var description: String { "StorageError.\(code): \(message)" }

@@ -65,6 +65,8 @@ extension WriteTransaction {
   @discardableResult
   package func beginSession(_ record: SessionRecord, lastAccount: String? = nil) throws -> Int64 {
     let generation = try bumpGeneration(record.profile)
+    // A replaced session's sealed tokens must not outlive it in the WAL (see `clearSession`).
+    db.scrubAfterCommit = true
     if let lastAccount {
       let sealed = try sealer.seal(Array(lastAccount.utf8), "profiles", "last_account", row: record.profile)
       try db.run(
@@ -117,13 +119,18 @@ extension WriteTransaction {
       [.blob(sealed), .integer(time), .text(profile)]) == 1
   }
 
-  /// Logs the profile out locally: tokens, cookies and the cached user are deleted (secure_delete zeroes them
-  /// in the file) and the generation rises, so in-flight refreshes are discarded. Idempotent.
+  /// Logs the profile out locally: tokens, cookies and the cached user are deleted and the generation rises, so
+  /// in-flight refreshes are discarded. Idempotent.
+  ///
+  /// secure_delete zeroes the deleted row in the page's newest version only; the WAL still holds earlier
+  /// versions of that page, sealed tokens included. So once this transaction commits, `Store` checkpoints the
+  /// WAL into the database and truncates it to zero bytes, which leaves no frame with the old values.
   /// The last account survives; see `forgetLastAccount(profile:)`.
   /// - Returns: whether there was a session to remove.
   @discardableResult
   package func clearSession(profile: String) throws -> Bool {
     try bumpGeneration(profile)
+    db.scrubAfterCommit = true
     return try db.run("DELETE FROM sessions WHERE profile = ?", [.text(profile)]) > 0
   }
 

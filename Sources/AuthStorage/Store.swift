@@ -30,18 +30,12 @@ package final class Store: Sendable {
     var identity: FileSystem.Identity?
   }
 
-  /// Opens (creating if needed) `<directory>/store.sqlite3`.
-  /// - Throws: `StorageError` `.unavailable`, or `.corrupt` after moving a damaged file aside (open again to
+  /// Opens (creating if needed) `<directory>/store.sqlite3` with `key`.
+  /// - Throws: `StorageError` `.unavailable`, `.invalidConfiguration` or `.corrupt` for a key other than the one
+  ///   the store was created with (see `KeyCheck`), or `.corrupt` after moving a damaged file aside (open again to
   ///   start fresh).
-  package init(directory: StateDirectory, key: StoreKey) throws {
-    var notes = directory.notes + key.notes
-    let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
-    self.directory = directory
-    self.protectionLevel = key.protectionLevel
-    self.notes = notes
-    self.profileLocks = ProfileLock(stateDirectory: directory)
-    self.sealer = Sealer(key: key.secret)
-    self.state = Mutex(OpenDatabase(connection: connection, identity: identity))
+  package convenience init(directory: StateDirectory, key: StoreKey) throws {
+    try self.init(directory: directory) { _, _ in key }
   }
 
   /// Resolves the state directory (`--state-dir` > `AUTH_SIDECAR_STATE_DIR` > XDG), loads the key
@@ -49,7 +43,30 @@ package final class Store: Sendable {
   /// - Throws: `StorageError` `.invalidConfiguration`, `.unavailable` or `.corrupt`.
   package convenience init(explicitStateDirectory: String?, environment: [String: String]) throws {
     let directory = try StateDirectory(explicitPath: explicitStateDirectory, environment: environment)
-    try self.init(directory: directory, key: StoreKey(directory: directory, environment: environment))
+    // A malformed environment key is refused before the database is even created.
+    let environmentKey = try StoreKey(environment: environment)
+    try self.init(directory: directory) { recorded, holdsSecrets in
+      try StoreKey(
+        directory: directory, environmentKey: environmentKey, recorded: recorded, holdsSecrets: holdsSecrets)
+    }
+  }
+
+  /// Opens the database first, so `loadKey` learns how the store's key was protected before it loads one (and
+  /// before it creates a key file that a store created under `AUTH_SIDECAR_KEY` must never get).
+  /// `loadKey` gets the recorded protection and whether the store already holds sealed values.
+  private init(directory: StateDirectory, loadKey: (StoreKey.ProtectionLevel?, Bool) throws -> StoreKey) throws {
+    var notes = directory.notes
+    let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
+    let recorded = try KeyCheck.recordedProtection(connection)
+    let key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
+    let sealer = Sealer(key: key.secret)
+    try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.protectionLevel, directory: directory.path)
+    self.directory = directory
+    self.protectionLevel = key.protectionLevel
+    self.notes = notes + key.notes
+    self.profileLocks = ProfileLock(stateDirectory: directory)
+    self.sealer = sealer
+    self.state = Mutex(OpenDatabase(connection: connection, identity: identity))
   }
 
   /// Runs `body` in one read transaction: every query sees the same snapshot.
@@ -64,14 +81,6 @@ package final class Store: Sendable {
   @discardableResult
   package func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
     try transaction("BEGIN IMMEDIATE", WriteTransaction.init, body)
-  }
-
-  /// Runs `body` holding `profile`'s cross-process lock (see `ProfileLock`), blocking the thread while waiting.
-  /// - Throws: `StorageError.unavailable` ("lock timeout …"), or whatever `body` throws.
-  package func withProfileLockBlocking<T>(
-    _ profile: String, timeout: Duration = ProfileLock.defaultTimeout, _ body: () throws -> T
-  ) throws -> T {
-    try profileLocks.withLockBlocking(profile, timeout: timeout, body)
   }
 
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
@@ -99,7 +108,14 @@ package final class Store: Sendable {
         if let damage = connection.damage { throw damage }
         try connection.execute("COMMIT")
         result = value
+        if connection.scrubAfterCommit {
+          connection.scrubAfterCommit = false
+          // The write is committed and stays acknowledged: a WAL that another process keeps busy is
+          // emptied by the next secret-removing write or by the last close instead.
+          _ = try? connection.checkpointTruncatingWAL()
+        }
       } catch {
+        connection.scrubAfterCommit = false
         if connection.isInTransaction { try? connection.execute("ROLLBACK") }
         guard let damage = connection.damage, let identity = open.identity else { throw error }
         open = OpenDatabase()
@@ -121,6 +137,8 @@ package final class Store: Sendable {
     }
     var notes: [String] = []
     let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
+    // A fresh file (after a quarantine) records this key; a replaced one must have been made with it.
+    try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: protectionLevel, directory: directory.path)
     open = OpenDatabase(connection: connection, identity: identity)
     return connection
   }

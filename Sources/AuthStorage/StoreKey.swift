@@ -28,17 +28,46 @@ package struct StoreKey: Sendable {
     self.notes = notes
   }
 
-  /// The environment key if `AUTH_SIDECAR_KEY` is set, else the key file in `directory` (created if missing).
-  /// - Throws: `StorageError` `.invalidConfiguration` for a malformed environment key; `.unavailable` for an
-  ///   unusable key file (a symlink, foreign-owned, not 32 bytes, readable by group or others).
-  package init(directory: StateDirectory, environment: [String: String]) throws {
-    if let text = environment[Self.environmentVariable] {
-      self.init(secret: try Self.parse(environmentValue: text), protectionLevel: .envKey)
+  /// The environment key if `AUTH_SIDECAR_KEY` is set, else the key file in `directory`, created if missing
+  /// unless the store records (`recorded`) that it was made with another source or with a key file now gone.
+  /// - Throws: `StorageError` `.invalidConfiguration` for a malformed environment key or a key source other than
+  ///   `recorded`; `.corrupt` when the recorded key file is missing; `.unavailable` for an unusable key file (a
+  ///   symlink, foreign-owned, not 32 bytes, readable by group or others).
+  package init(directory: StateDirectory, environment: [String: String], recorded: ProtectionLevel? = nil) throws {
+    try self.init(
+      directory: directory, environmentKey: try Self(environment: environment), recorded: recorded,
+      holdsSecrets: recorded != nil)
+  }
+
+  /// `environmentKey` (from `init(environment:)`) when given, else the key file, as above; the key file is only
+  /// created for a store that holds no sealed value yet (`holdsSecrets`).
+  init(directory: StateDirectory, environmentKey: StoreKey?, recorded: ProtectionLevel?, holdsSecrets: Bool) throws {
+    try KeyCheck.refuseChangedSource(
+      recorded: recorded, now: environmentKey?.protectionLevel ?? .keyFile, directory: directory.path)
+    if let environmentKey {
+      self = environmentKey
+    } else if holdsSecrets {
+      guard let secret = try KeyFile.load(directory.file(KeyFile.name)) else {
+        let origin = recorded == .keyFile ? "was created with the key file \(KeyFile.name), which is missing" :
+          "holds sealed values but has no key file and \(Self.environmentVariable) is not set"
+        throw StorageError(
+          .corrupt,
+          "the store in \(directory.path) \(origin); its secrets cannot be decrypted without the key (restore "
+            + "it; no new key file was created)", reason: "key_missing")
+      }
+      self.init(secret: secret, protectionLevel: .keyFile)
     } else {
       var notes: [String] = []
       let secret = try KeyFile.loadOrCreate(directory.file(KeyFile.name), in: directory.path, notes: &notes)
       self.init(secret: secret, protectionLevel: .keyFile, notes: notes)
     }
+  }
+
+  /// The key `AUTH_SIDECAR_KEY` holds; nil when it is not set.
+  /// - Throws: `StorageError.invalidConfiguration` when it is malformed.
+  init?(environment: [String: String]) throws {
+    guard let text = environment[Self.environmentVariable] else { return nil }
+    self.init(secret: try Self.parse(environmentValue: text), protectionLevel: .envKey)
   }
 
   /// Decodes an `AUTH_SIDECAR_KEY` value. Surrounding whitespace (a newline from a file) is ignored.

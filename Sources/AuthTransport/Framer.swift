@@ -20,15 +20,6 @@ package struct Framer {
     }
   }
 
-  /// The mode in use, once known; answers are framed the same way.
-  package var resolvedMode: FramingMode? {
-    switch active {
-    case .undecided: return nil
-    case .lines: return .ndjson
-    case .lsp: return .lsp
-    }
-  }
-
   package mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (FrameEvent) -> Void) {
     switch active {
     case .lines(var framer):

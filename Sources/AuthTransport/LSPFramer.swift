@@ -6,6 +6,11 @@
 /// the next header block after it. The bad block's body, if the sender wrote one, runs into
 /// that next block, so until a good header is read the last `Content-Length:` anywhere in a
 /// block counts (resynchronising), instead of every later message being lost too.
+///
+/// A header whose blank line is missing makes its body part of the block: a line that is not
+/// `name: value`, with the next message's header after it. Its own Content-Length cannot be
+/// trusted (it would cut the next message's body), so the `Content-Length:` after that line
+/// counts: at most the broken message is lost.
 package struct LSPFramer {
   package let maxMessageBytes: Int
   private static let maxHeaderBytes = 8_192
@@ -60,9 +65,17 @@ package struct LSPFramer {
   }
 
   private mutating func startBody(_ emit: (FrameEvent) -> Void) {
-    var length = Self.contentLength(in: header)
-    if length == nil, resynchronizing, let start = Self.lastContentLengthName(in: header) {
-      length = Self.contentLength(in: Array(header[start...]))
+    var length: Int?
+    if let broken = Self.firstNonHeaderLine(in: header) {
+      if let start = Self.lastContentLengthName(in: header), start >= broken || resynchronizing {
+        if !resynchronizing { emit(.framingError("LSP header without the blank line before its body")) }
+        length = Self.contentLength(in: Array(header[start...]))
+      }
+    } else {
+      length = Self.contentLength(in: header)
+      if length == nil, resynchronizing, let start = Self.lastContentLengthName(in: header) {
+        length = Self.contentLength(in: Array(header[start...]))
+      }
     }
     header.removeAll()
     guard let length else {
@@ -97,6 +110,33 @@ package struct LSPFramer {
       if matches { return start }
     }
     return nil
+  }
+
+  /// Where the first line that is not a `name: value` header line starts (a body that ran into
+  /// the block); nil when every line is one. Names are HTTP tokens (RFC 9110 §5.6.2).
+  static func firstNonHeaderLine(in header: [UInt8]) -> Int? {
+    var lineStart = 0
+    while lineStart < header.count {
+      var end = lineStart
+      while end < header.count, header[end] != 0x0D, header[end] != 0x0A { end += 1 }
+      if end > lineStart {
+        guard let colon = header[lineStart..<end].firstIndex(of: UInt8(ascii: ":")), colon > lineStart,
+          header[lineStart..<colon].allSatisfy(isTokenByte)
+        else { return lineStart }
+      }
+      lineStart = end + 1
+    }
+    return nil
+  }
+
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "A")...UInt8(ascii: "Z"):
+      return true
+    default:
+      return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+    }
   }
 
   /// The Content-Length value of a header block, matched case-insensitively as HTTP does.

@@ -22,12 +22,28 @@ package final class OutputWriter: MessageSender {
     var mode: FramingMode
   }
 
-  private let fd: Int32
+  /// The protocol descriptor; the read loop also polls it, to notice a host that closed its end.
+  package let fd: Int32
   private let state: Mutex<State>
+  private let onBroken: @Sendable () -> Void
 
-  package init(fd: Int32, mode: FramingMode) {
+  /// `onBroken` runs once, when a write finds the host's end closed (EPIPE and friends).
+  package init(fd: Int32, mode: FramingMode, onBroken: @escaping @Sendable () -> Void = {}) {
     self.fd = fd
+    self.onBroken = onBroken
     state = Mutex(State(mode: mode == .auto ? .ndjson : mode))
+  }
+
+  /// The host can no longer read answers: no request should be started any more.
+  package var isBroken: Bool { state.withLock { $0.broken } }
+
+  /// Marks the stream broken (the read loop saw the host close it) without writing.
+  package func markBroken() {
+    let first = state.withLock { state in
+      defer { state.broken = true }
+      return !state.broken
+    }
+    if first { onBroken() }
   }
 
   /// Frames answers the way the host's input was framed, once auto-detection has decided.
@@ -48,7 +64,7 @@ package final class OutputWriter: MessageSender {
         message.encode(into: &state.buffer)
         state.buffer.append(0x0A)
       }
-      if state.batchDepth == 0 { Self.drain(&state, fd: fd) }
+      if state.batchDepth == 0 { drain(&state) }
     }
   }
 
@@ -59,30 +75,35 @@ package final class OutputWriter: MessageSender {
   package func endBatch() {
     state.withLock { state in
       state.batchDepth -= 1
-      if state.batchDepth == 0 { Self.drain(&state, fd: fd) }
+      if state.batchDepth == 0 { drain(&state) }
     }
   }
 
   package func flush() {
-    state.withLock { Self.drain(&$0, fd: fd) }
+    state.withLock { drain(&$0) }
   }
 
   /// Writes the whole buffer, retrying short writes and EINTR.
-  private static func drain(_ state: inout State, fd: Int32) {
+  private func drain(_ state: inout State) {
     guard !state.buffer.isEmpty else { return }
     defer { state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= 1 << 20) }
     guard !state.broken else { return }
-    state.buffer.withUnsafeBytes { bytes in
+    let failed = state.buffer.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
         let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
         if written >= 0 {
           offset += written
         } else if errno != EINTR {
-          state.broken = true  // EPIPE and friends: the host is gone
-          return
+          return true  // EPIPE and friends: the host is gone
         }
       }
+      return false
+    }
+    if failed {
+      state.broken = true
+      // Under the lock, but it only writes a byte to the stop pipe.
+      onBroken()
     }
   }
 }

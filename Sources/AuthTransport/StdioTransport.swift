@@ -34,6 +34,8 @@ package struct StdioTransport {
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
     defer { buffer.deallocate() }
     func deliver(_ event: FrameEvent) {
+      // A host that cannot read answers gets no more requests executed, even ones already read.
+      if output.isBroken, case .message = event { return }
       switch event {
       case .message(let body): receiver.receive(body)
       case .oversized: receiver.receiveOversized(limit: options.maxMessageBytes)
@@ -53,6 +55,8 @@ package struct StdioTransport {
       framer.process(UnsafeBufferPointer(rebasing: buffer[..<count]), deliver)
       output.endBatch()
     }
+    // From here the drain bound holds even if a write to the host blocks for good.
+    ShutdownSignal.armDeadline()
     output.beginBatch()
     framer.finish(deliver)
     output.endBatch()
@@ -60,16 +64,23 @@ package struct StdioTransport {
     output.flush()
   }
 
-  /// Blocks until stdin is readable (or closed); false when a shutdown signal arrived.
+  /// Blocks until stdin is readable (or closed); false when a shutdown signal arrived or the
+  /// host closed its end of stdout (a pipe's write end reports POLLERR then, a socket POLLHUP),
+  /// which is checked first, so no request read after that is started.
   private func waitForInput() -> Bool {
-    var fds = [pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)]
+    // Events 0: only the error conditions poll always reports are wanted for stdout.
+    var fds = [pollfd(fd: output.fd, events: 0, revents: 0), pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)]
     if stopFD >= 0 { fds.append(pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)) }
     while true {
       let ready = poll(&fds, nfds_t(fds.count), -1)
       if ready < 0, errno == EINTR { continue }
-      if ready < 0 { return true }  // let read() report the problem
-      if fds.count > 1, fds[1].revents != 0 { return false }
-      return true
+      if ready < 0 { return !output.isBroken }  // let read() report the problem
+      if fds[0].revents & Int16(POLLERR | POLLHUP) != 0 {
+        output.markBroken()
+        return false
+      }
+      if fds.count > 2, fds[2].revents != 0 { return false }
+      return !output.isBroken
     }
   }
 }

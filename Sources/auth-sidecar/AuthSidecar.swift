@@ -15,6 +15,10 @@ enum AuthSidecar {
   static let version = "0.1.0"
 
   static func main() {
+    // First of all: from the first request on, memory holds passwords, tokens and the store key, which must
+    // never reach a core file or a crash report.
+    ProcessHardening.disableCoreDumps()
+    ProcessHardening.installCrashReport(program: "auth-sidecar")
     // libcurl's OpenSSL would append every TLS session's keys to SSLKEYLOGFILE: gone before any thread starts.
     HTTPEnvironment.scrubDebugVariables()
     let options: SidecarOptions
@@ -54,10 +58,14 @@ enum AuthSidecar {
 
   static func serve(_ options: SidecarOptions, _ wiring: Wiring) {
     let protocolFD = StdioGuard.takeStdout()
-    let stopFD = ShutdownSignal.install()
-    let output = OutputWriter(fd: protocolFD, mode: options.framing)
-    let server = wiring.makeServer(sender: output)
     var transportOptions = StdioTransport.Options()
+    // The drain bound in whole seconds, counted from the stop: past it the process exits even while a write
+    // to a host that no longer reads is blocked.
+    let drainSeconds = UInt32((transportOptions.drainTimeoutMilliseconds + 999) / 1000)
+    let stopFD = ShutdownSignal.install(hardExitAfterSeconds: drainSeconds)
+    // A host that closed stdout gets no more requests run: stop reading, drain, exit.
+    let output = OutputWriter(fd: protocolFD, mode: options.framing) { ShutdownSignal.requestStop() }
+    let server = wiring.makeServer(sender: output)
     transportOptions.framing = options.framing
     transportOptions.maxMessageBytes = options.maxMessageBytes
     StdioTransport(inputFD: STDIN_FILENO, stopFD: stopFD, output: output, options: transportOptions)

@@ -20,6 +20,7 @@ struct SidecarOptions {
   var maxDepth = 64
   var maxInFlight = 64
   var maxBatchSize = 10_000
+  var maxBatchAnswerBytes = 16 << 20
   /// For `users …`: the profile whose validation policy applies, and the new account's details.
   var profile = "default"
   var email: String?
@@ -51,6 +52,8 @@ struct SidecarOptions {
       --max-depth N               deepest accepted JSON nesting (default 64)
       --max-in-flight N           most requests running at once (default 64)
       --max-batch N               most messages in one batch (default 10000)
+      --max-batch-answer-bytes N  answer bytes of one batch past which the rest of it is not run and
+                                  answers invalid_request (default 16777216)
 
     Test mode, only with AUTH_SIDECAR_TEST_MODE=1 in the environment (never in production):
       --test-clock RFC3339        a fixed clock, moved only by the test.advanceClock method
@@ -101,6 +104,7 @@ struct SidecarOptions {
       case "--max-depth": options.maxDepth = try number(argument, 1...512)
       case "--max-in-flight": options.maxInFlight = try number(argument, 1...4096)
       case "--max-batch": options.maxBatchSize = try number(argument, 1...1_000_000)
+      case "--max-batch-answer-bytes": options.maxBatchAnswerBytes = try number(argument, 1024...(1 << 30))
       case "--profile": options.profile = try value(argument)
       case "--email": options.email = try value(argument)
       case "--phone": options.phone = try value(argument)

@@ -41,8 +41,12 @@ struct Wiring {
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
+    // Read once, then gone from the process environment: no child inherits the store key, and
+    // /proc/PID/environ no longer shows it.
+    let environment = StateDirectory.processEnvironment()
+    ProcessHardening.scrubEnvironmentVariable(StoreKey.environmentVariable)
     stores = LazyStore {
-      let store = try Store(explicitStateDirectory: stateDirectory, environment: StateDirectory.processEnvironment())
+      let store = try Store(explicitStateDirectory: stateDirectory, environment: environment)
       for note in store.notes { log.info("store: \(note)") }
       return store
     }
@@ -115,6 +119,7 @@ struct Wiring {
     limits.maxDepth = options.maxDepth
     limits.maxInFlight = options.maxInFlight
     limits.maxBatchSize = options.maxBatchSize
+    limits.maxBatchAnswerBytes = options.maxBatchAnswerBytes
     return Server(registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }))
   }
 }

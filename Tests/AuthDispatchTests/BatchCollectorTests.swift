@@ -7,7 +7,7 @@ import Testing
 @Suite struct BatchCollectorTests {
   @Test func sendsOnceWhenTheLastAnswerArrivesInSlotOrder() {
     let sender = CapturingSender()
-    let collector = BatchCollector(expected: 3, sender: sender)
+    let collector = BatchCollector(expected: 3, sender: sender, maxAnswerBytes: .max)
     collector.reply(slot: 2)(.result(id: .number("3"), EncodedJSON.null))
     collector.reply(slot: 0)(.result(id: .number("1"), EncodedJSON.null))
     #expect(sender.count == 0)
@@ -18,7 +18,7 @@ import Testing
 
   @Test func aSecondAnswerForASlotIsIgnored() {
     let sender = CapturingSender()
-    let collector = BatchCollector(expected: 2, sender: sender)
+    let collector = BatchCollector(expected: 2, sender: sender, maxAnswerBytes: .max)
     let first = collector.reply(slot: 0)
     first(.result(id: .number("1"), EncodedJSON.null))
     first(.result(id: .number("99"), EncodedJSON.null))
@@ -29,7 +29,7 @@ import Testing
 
   @Test func concurrentAnswersMakeOneArray() async {
     let sender = CapturingSender()
-    let collector = BatchCollector(expected: 100, sender: sender)
+    let collector = BatchCollector(expected: 100, sender: sender, maxAnswerBytes: .max)
     await withTaskGroup(of: Void.self) { group in
       for slot in 0..<100 {
         let reply = collector.reply(slot: slot)

@@ -122,12 +122,15 @@ final class LiveSidecar: @unchecked Sendable {
     let fd = output.fileHandleForReading.fileDescriptor
     let deadline = Date().addingTimeInterval(timeout)
     var chunk = [UInt8](repeating: 0, count: 65_536)
+    // Only new bytes are searched for the newline, so a line of many megabytes costs one pass.
+    var searched = 0
     while true {
-      if let newline = buffered.firstIndex(of: 0x0A) {
+      if let newline = buffered[(buffered.startIndex + searched)...].firstIndex(of: 0x0A) {
         let line = buffered[buffered.startIndex..<newline]
         buffered = Data(buffered[(newline + 1)...])
         return String(decoding: line, as: UTF8.self)
       }
+      searched = buffered.count
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else { return nil }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -168,6 +171,16 @@ final class LiveSidecar: @unchecked Sendable {
     guard !inputClosed else { return }
     inputClosed = true
     try? input.fileHandleForWriting.close()
+  }
+
+  /// Closes this side's read end of the sidecar's stdout, as a host that stopped listening does.
+  func closeOutput() { try? output.fileHandleForReading.close() }
+
+  /// Waits up to `guardSeconds` (a hang guard, not a timing bound) for the process to exit on its own.
+  func exitsWithin(guardSeconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(guardSeconds)
+    while process.isRunning, Date() < deadline { usleep(20_000) }
+    return !process.isRunning
   }
 
   /// SIGKILL, then reap.

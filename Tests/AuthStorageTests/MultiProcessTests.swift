@@ -33,7 +33,7 @@ import Testing
     do {
       let store = try openStore(parent, environment: [:])
       for round in 0..<Self.rounds {
-        try store.withProfileLockBlocking("counter") {
+        try store.profileLocks.withLockBlocking("counter") {
           let current = try store.read { try $0.secret(named: "counter") }
           let next = (text(current).flatMap { Int($0) } ?? 0) + 1
           try store.write { tx in

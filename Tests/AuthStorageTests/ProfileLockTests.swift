@@ -34,16 +34,16 @@ import Testing
     try withTemporaryDirectory { parent in
       let store = try openStore(parent)
       let started = ContinuousClock.now
-      let error: StorageError? = try store.withProfileLockBlocking("default") {
+      let error: StorageError? = try store.profileLocks.withLockBlocking("default") {
         // Another holder (a second fd, as another process would have) tries and gives up.
-        storageError { try store.withProfileLockBlocking("default", timeout: .milliseconds(150)) {} }
+        storageError { try store.profileLocks.withLockBlocking("default", timeout: .milliseconds(150)) {} }
       }
       #expect(error?.code == .unavailable)
       #expect(error?.message.contains("lock timeout") == true)
       #expect(ContinuousClock.now - started >= .milliseconds(150))
       // Other profiles are not blocked, and the lock is free again once released.
-      try store.withProfileLockBlocking("default") { try store.withProfileLockBlocking("other", timeout: .zero) {} }
-      try store.withProfileLockBlocking("default", timeout: .zero) {}
+      try store.profileLocks.withLockBlocking("default") { try store.profileLocks.withLockBlocking("other", timeout: .zero) {} }
+      try store.profileLocks.withLockBlocking("default", timeout: .zero) {}
     }
   }
 

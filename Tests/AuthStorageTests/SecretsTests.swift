@@ -38,7 +38,8 @@ import Testing
       let needle = Array("CANARY-".utf8) + Array(canary.utf8.dropFirst(7).prefix(8))
       for name in directoryEntries(store.directory.path) where !name.hasPrefix("locks") {
         let bytes = contents(store.directory.file(name))
-        #expect(!bytes.isEmpty || name.hasSuffix("-shm"), "\(name) is empty")
+        // The login's checkpoint empties the WAL (see `clearSession`); the database then holds everything.
+        #expect(!bytes.isEmpty || name.hasSuffix("-shm") || name.hasSuffix("-wal"), "\(name) is empty")
         #expect(!contains(bytes, needle), "\(name) holds a canary in the clear")
       }
     }

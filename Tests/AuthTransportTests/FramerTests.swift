@@ -10,15 +10,12 @@ import Testing
 
   @Test func autoDetectsLines() {
     var framer = Framer(mode: .auto, maxMessageBytes: 100)
-    #expect(framer.resolvedMode == nil)
     #expect(framer.events(Self.lineInput) == Self.lineExpected)
-    #expect(framer.resolvedMode == .ndjson)
   }
 
   @Test func autoDetectsLSP() {
     var framer = Framer(mode: .auto, maxMessageBytes: 100)
     #expect(framer.events(Self.lspInput) == Self.lspExpected)
-    #expect(framer.resolvedMode == .lsp)
   }
 
   @Test func autoDetectsLSPCaseInsensitively() {
@@ -60,13 +57,11 @@ import Testing
   @Test func blankOnlyInputDecidesNothing() {
     var framer = Framer(mode: .auto, maxMessageBytes: 100)
     #expect(framer.events("\n\r\n  \n") == [])
-    #expect(framer.resolvedMode == nil)
   }
 
   @Test func aPrefixOfTheHeaderWaitsThenDecides() {
     var framer = Framer(mode: .auto, maxMessageBytes: 100)
     #expect(framer.events("Content-Len", finish: false) == [])
-    #expect(framer.resolvedMode == nil)
     #expect(framer.events("gth: 2\r\n\r\n{}") == [.framingDetected(.lsp), .message("{}")])
   }
 
@@ -86,10 +81,8 @@ import Testing
 
   @Test func explicitModesDoNotSniff() {
     var lines = Framer(mode: .ndjson, maxMessageBytes: 100)
-    #expect(lines.resolvedMode == .ndjson)
     #expect(lines.events("Content-Length: 2\n{}\n") == [.message("Content-Length: 2"), .message("{}")])
     var lsp = Framer(mode: .lsp, maxMessageBytes: 100)
-    #expect(lsp.resolvedMode == .lsp)
     #expect(lsp.events(Self.lspInput) == [.message("{}"), .message("[1,2,3]")])
   }
 

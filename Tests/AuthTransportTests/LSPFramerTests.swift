@@ -74,6 +74,21 @@ import Testing
     #expect(events.dropLast(2).allSatisfy { $0 == .framingError })
   }
 
+  /// A header block without its blank line: the body runs into the block, followed by the next
+  /// message's header. Only the broken message may be lost, wherever the reads split the input.
+  @Test(arguments: ["", "\r\n"])
+  func aHeaderWithoutItsBlankLineLosesOnlyThatMessage(afterBody: String) {
+    let following = (1...8).map { #"{"id":\#($0)}"# }
+    let input = "Content-Length: 17\r\n" + #"{"id":0,"x":"ab"}"# + afterBody + following.map { Self.frame($0) }.joined()
+    let expected: [Event] = [.framingError] + following.map { .message($0) }
+    var whole = LSPFramer(maxMessageBytes: 100)
+    #expect(whole.events(input) == expected)
+    var bytes = LSPFramer(maxMessageBytes: 100)
+    #expect(bytes.events(Chunking.bytes(Array(input.utf8))) == expected)
+    var random = LSPFramer(maxMessageBytes: 100)
+    #expect(random.events(Chunking.random(Array(input.utf8), seed: 11, maxSize: 9)) == expected)
+  }
+
   @Test func onlyAResynchronisingFramerLooksPastTheLineStart() {
     // In step, a header line must be named Content-Length exactly.
     var framer = LSPFramer(maxMessageBytes: 100)
@@ -126,6 +141,12 @@ import Testing
     let body = "{\n\"a\": \"Content-Length: 99\\r\\n\\r\\n\"\n}"
     var framer = LSPFramer(maxMessageBytes: 100)
     #expect(framer.events(Self.frame(body) + Self.frame("{}")) == [.message(body), .message("{}")])
+  }
+
+  @Test func headerLinesAreTokenColonValue() {
+    #expect(LSPFramer.firstNonHeaderLine(in: Array("Content-Length: 2\r\nX-A: b\r\n\r\n".utf8)) == nil)
+    #expect(LSPFramer.firstNonHeaderLine(in: Array("Content-Length: 2\r\n{\"a\":1}\r\n".utf8)) == 19)
+    #expect(LSPFramer.firstNonHeaderLine(in: Array(": x\r\n".utf8)) == 0)
   }
 
   @Test func contentLengthParsing() {

@@ -1,0 +1,24 @@
+#ifndef AUTH_SIDECAR_CPROCESSCONTROL_SHIM_H
+#define AUTH_SIDECAR_CPROCESSCONTROL_SHIM_H
+/* `prctl`, which Swift's Glibc module does not show: it is variadic and lives in a header the module leaves
+   out. Header-only: nothing is linked, so modules that import this cost nothing at start. */
+#include <errno.h>
+
+extern int prctl(int, ...);
+
+/* prctl(option, value) with the unused arguments zero; ENOSYS off Linux. */
+static inline int auth_prctl_set(int option, unsigned long value) {
+#if defined(__linux__)
+  return prctl(option, value, 0UL, 0UL, 0UL);
+#else
+  (void)option;
+  (void)value;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* PR_SET_DUMPABLE (4): 0 means no core dump and no ptrace or /proc/PID/mem access by other processes of
+   the same user; the sidecar's memory holds passwords, tokens and the store key. */
+static inline int auth_set_dumpable(int dumpable) { return auth_prctl_set(4, (unsigned long)dumpable); }
+#endif
