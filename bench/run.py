@@ -7,7 +7,7 @@
 Builds the sidecar (swift build -c release --static-swift-stdlib), checks every implementation's
 answers against the rules, then measures cold start, pipelined throughput, sequential round-trip
 latency and peak RSS, interleaving the implementations so that drift in the machine's load hits all
-three alike. Prints the figures, the sidecar's ratios to each peer and the bars of PRODUCT.md §10.
+three alike. Prints the figures, the sidecar's ratios to each peer and the product's performance bars.
 
 Exit status: 0 when everything answered correctly, even if a bar fails (this is a report);
 1 when something broke: a wrong answer, a crash, a hang, or a failed build.

@@ -81,7 +81,7 @@ def ratios(all_figures):
 
 
 def bars(all_figures, all_ratios):
-    """[(PASS/FAIL/n/a, description)] for the bars of PRODUCT.md §10 this runner measures."""
+    """[(PASS/FAIL/n/a, description)] for the product's performance bars this runner measures."""
     cold = [all_ratios[peer]["cold_start_median_ms"] for peer in PEERS]
     node_rate = all_ratios["node"]["throughput_rps"]
     rss = all_figures.get(SIDECAR, {}).get("peak_rss_mb")
