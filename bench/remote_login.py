@@ -29,7 +29,7 @@ timed loop the total of server requests is checked against the per-call counts.
 The password is hashed at the server on both sides (Django PBKDF2, 20,000 iterations in this test
 server), so it is in both columns and cancels out of the difference; the sidecar hashes nothing for a
 `rest` login. Prints p50/p95 of each side, the p50 difference (sidecar - direct), and PASS/FAIL for the
-bar "the sidecar adds under 1 ms at p50", per method.
+bar "the sidecar adds under 0.5 ms at p50", per method.
 
 Exit status: 0 when the run completed (whether or not a bar passed); 1 when something broke (an error
 answer, mismatched HTTP calls, a crash, a hang, a failed build). Python 3.11 standard library only.
