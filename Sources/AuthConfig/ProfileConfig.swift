@@ -1,3 +1,4 @@
+import AuthHTTP
 import AuthValidation
 
 /// One profile: which provider it logs in with and the rules around that login.
@@ -15,7 +16,7 @@ package struct ProfileConfig: Sendable {
   /// How long before the access token expires a refresh is due.
   package let refreshMarginSeconds: Int
   /// What a remote provider's TLS connections trust beyond (or instead of) the system store.
-  package let tls: TLSConfig
+  package let tls: TLSSettings
 
   /// - Important: `name` must pass the `ProfileName` rule and the numbers must lie in their ranges; the loader
   ///   checks all of them for files, so only code can break these preconditions.
@@ -25,7 +26,7 @@ package struct ProfileConfig: Sendable {
     validation: ValidationPolicy = .standard,
     rememberAccountDays: Int = defaultRememberAccountDays,
     refreshMarginSeconds: Int = defaultRefreshMarginSeconds,
-    tls: TLSConfig = .none
+    tls: TLSSettings = TLSSettings()
   ) {
     precondition(ProfileName(name) != nil, "profile names are 1-64 characters of [A-Za-z0-9_.-]")
     precondition(Self.rememberAccountDaysRange.contains(rememberAccountDays), "rememberAccountDays out of range")

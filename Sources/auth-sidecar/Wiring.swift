@@ -73,7 +73,7 @@ struct Wiring {
   /// first request of the process, which every client shares (with its connections). Retry-After dates are
   /// read against the real wall clock, the one servers date them by, even in test mode.
   func http(_ profile: ProfileConfig) -> CurlHTTPClient {
-    CurlHTTPClient(tls: TLSSettings(caFile: profile.tls.caFile, pinnedPublicKey: profile.tls.pinnedPublicKey), log: log)
+    CurlHTTPClient(tls: profile.tls, log: log)
   }
 
   /// The `oauth2` provider's settings from its config. The provider holds the client secret as `SecretBytes`,

@@ -1,3 +1,4 @@
+import AuthHTTP
 import Foundation
 import Testing
 
@@ -19,9 +20,9 @@ import Testing
       let pins = "\(Self.pin);\(Self.pin)"
       let config = try ConfigFixtures.parse(Self.rest(tls: #""caFile": "\#(ca)", "pinnedPublicKey": "\#(pins)""#))
       let tls = try #require(config.profile("default")).tls
-      #expect(tls == TLSConfig(caFile: ca, pinnedPublicKey: pins))
+      #expect(tls == TLSSettings(caFile: ca, pinnedPublicKey: pins))
     }
-    #expect(try ConfigFixtures.parse(RESTProviderSettingTests.rest()).profile("default")?.tls == TLSConfig.none)
+    #expect(try ConfigFixtures.parse(RESTProviderSettingTests.rest()).profile("default")?.tls == TLSSettings())
   }
 
   @Test func badSettingsAreRefusedAtLoad() {

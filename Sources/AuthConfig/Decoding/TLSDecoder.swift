@@ -1,15 +1,22 @@
+import AuthHTTP
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
 
-/// A profile's `tls` object; only remote providers talk TLS.
+/// A profile's `tls` object, decoded into the HTTP client's own `TLSSettings`; only remote providers talk TLS.
+///
+/// ```json
+/// "tls": {"caFile": "/etc/auth-sidecar/corp-ca.pem",
+///         "pinnedPublicKey": "sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="}
+/// ```
 enum TLSDecoder {
   static let keys = ["caFile", "pinnedPublicKey"]
 
-  static func settings(in profile: ConfigObject, provider: ProviderKind) throws(SettingError) -> TLSConfig {
-    guard let object = try profile.object("tls", allowedKeys: keys) else { return .none }
+  static func settings(in profile: ConfigObject, provider: ProviderKind) throws(SettingError) -> TLSSettings {
+    guard let object = try profile.object("tls", allowedKeys: keys) else { return TLSSettings() }
     guard provider != .local else {
       throw SettingError(object.path, "only remote providers (rest, oauth2, form) use TLS settings")
     }
@@ -24,11 +31,11 @@ enum TLSDecoder {
       }
     }
     let pin = try object.string("pinnedPublicKey")
-    if let pin, !TLSConfig.isValidPin(pin) {
+    if let pin, !TLSSettings.isValidPin(pin) {
       throw SettingError(
         object.path.appending("pinnedPublicKey"),
         "must be sha256// and the base64 SHA-256 of the server's public key, several joined with ;")
     }
-    return TLSConfig(caFile: caFile, pinnedPublicKey: pin)
+    return TLSSettings(caFile: caFile, pinnedPublicKey: pin)
   }
 }

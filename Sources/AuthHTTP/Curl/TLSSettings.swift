@@ -13,4 +13,15 @@ package struct TLSSettings: Sendable, Equatable {
     self.caFile = caFile
     self.pinnedPublicKey = pinnedPublicKey
   }
+
+  /// Whether `text` is one or more `sha256//<44 base64 characters>` joined with `;`.
+  package static func isValidPin(_ text: String) -> Bool {
+    let base64 = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    return text.split(separator: ";", omittingEmptySubsequences: false).allSatisfy { pin in
+      guard pin.hasPrefix("sha256//") else { return false }
+      let digest = pin.dropFirst("sha256//".count).utf8
+      // 32 bytes: 43 base64 characters and one `=`.
+      return digest.count == 44 && digest.last == UInt8(ascii: "=") && digest.dropLast().allSatisfy(base64.contains)
+    }
+  }
 }
