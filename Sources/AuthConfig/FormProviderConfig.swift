@@ -27,10 +27,6 @@ package struct FormProviderConfig: Sendable, Equatable {
   /// A whole request, retries and redirects included, takes at most 30 s: a host waiting on a login must get an
   /// answer.
   package static let defaultTimeoutSeconds = 30
-  package static let sessionLifetimeSecondsRange = 60...31_536_000
-  /// How long a session whose cookie has no expiry (a "browser session" cookie) is taken to last before the
-  /// sidecar checks it again with the server: a refresh re-reads the user page, it does not log anyone out.
-  package static let defaultSessionLifetimeSeconds = 86_400
 
   /// The page holding the login form; fetched first for its hidden inputs (CSRF token) and cookies.
   package let loginURL: String
@@ -43,6 +39,8 @@ package struct FormProviderConfig: Sendable, Equatable {
   package let user: UserSource
   /// Nil: logout clears the session locally only, and answers `revoked: false`.
   package let logout: Logout?
+  /// How long a session whose cookie has no expiry (a "browser session" cookie) lasts before a refresh re-reads
+  /// the user page (see `SessionLifetime`).
   package let sessionLifetimeSeconds: Int
   /// The longest one call to the site may take, redirects and retries included.
   package let timeoutSeconds: Int
@@ -50,11 +48,11 @@ package struct FormProviderConfig: Sendable, Equatable {
   package init(
     loginURL: String, form: FormChoice = .withPassword, accountField: String? = nil, passwordField: String? = nil,
     success: SuccessRules = SuccessRules(), user: UserSource, logout: Logout? = nil,
-    sessionLifetimeSeconds: Int = defaultSessionLifetimeSeconds, timeoutSeconds: Int = defaultTimeoutSeconds
+    sessionLifetimeSeconds: Int = SessionLifetime.defaultSeconds, timeoutSeconds: Int = defaultTimeoutSeconds
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
     precondition(
-      Self.sessionLifetimeSecondsRange.contains(sessionLifetimeSeconds), "sessionLifetimeSeconds out of range")
+      SessionLifetime.secondsRange.contains(sessionLifetimeSeconds), "sessionLifetimeSeconds out of range")
     self.loginURL = loginURL
     self.form = form
     self.accountField = accountField

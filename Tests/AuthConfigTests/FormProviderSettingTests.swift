@@ -36,7 +36,7 @@ import Testing
     #expect(form.success == .init())
     #expect(form.user.fields == .json(.defaults))
     #expect(form.logout == nil)
-    #expect(form.sessionLifetimeSeconds == FormProviderConfig.defaultSessionLifetimeSeconds)
+    #expect(form.sessionLifetimeSeconds == SessionLifetime.defaultSeconds)
     #expect(form.timeoutSeconds == 30)
   }
 

@@ -10,7 +10,7 @@ import AuthJSON
 /// errors naming the key, never the value.
 enum FormProviderDecoder {
   static let keys = [
-    "loginURL", "form", "fields", "success", "user", "logout", "sessionLifetimeSeconds", "timeoutSeconds",
+    "loginURL", "form", "fields", "success", "user", "logout", SessionLifetime.key, "timeoutSeconds",
   ]
   static let formKeys = ["id", "index"]
   static let fieldKeys = ["account", "password"]
@@ -30,7 +30,6 @@ enum FormProviderDecoder {
     }
     let origin = login.origin
     let fields = try object.object("fields", allowedKeys: fieldKeys)
-    let lifetime = try object.integer("sessionLifetimeSeconds", in: FormProviderConfig.sessionLifetimeSecondsRange)
     let timeout = try object.integer("timeoutSeconds", in: FormProviderConfig.timeoutSecondsRange)
     return FormProviderConfig(
       loginURL: login.url,
@@ -40,7 +39,7 @@ enum FormProviderDecoder {
       success: try success(object),
       user: try user(object, origin: origin),
       logout: try logout(object, origin: origin),
-      sessionLifetimeSeconds: lifetime ?? FormProviderConfig.defaultSessionLifetimeSeconds,
+      sessionLifetimeSeconds: try object.sessionLifetimeSeconds(),
       timeoutSeconds: timeout ?? FormProviderConfig.defaultTimeoutSeconds)
   }
 
