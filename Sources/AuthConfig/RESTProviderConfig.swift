@@ -29,13 +29,18 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let authScheme: String
   /// The longest one call to the API may take, retries included.
   package let timeoutSeconds: Int
+  /// How long a session of unknown expiry lasts before it is re-checked with the server (see `SessionLifetime`).
+  package let sessionLifetimeSeconds: Int
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
     register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
-    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds
+    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds,
+    sessionLifetimeSeconds: Int = SessionLifetime.defaultSeconds
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
+    precondition(
+      SessionLifetime.secondsRange.contains(sessionLifetimeSeconds), "sessionLifetimeSeconds out of range")
     self.baseURL = baseURL
     self.login = login
     self.refresh = refresh
@@ -47,7 +52,11 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.headers = headers
     self.authScheme = authScheme
     self.timeoutSeconds = timeoutSeconds
+    self.sessionLifetimeSeconds = sessionLifetimeSeconds
   }
+
+  /// A tokenless API: its sessions carry the user and no access token.
+  package var isTokenless: Bool { response.accessToken == nil }
 
   /// The absolute URL of `endpoint`.
   package func url(_ endpoint: Endpoint) -> String { baseURL + endpoint.path }
@@ -145,28 +154,37 @@ package struct RESTProviderConfig: Sendable, Equatable {
     package var description: String { components.joined(separator: ".") }
   }
 
-  /// Where login, refresh and register answers keep their fields. Only `accessToken` is required.
+  /// Where login, refresh and register answers keep their fields, and the rules that read them. Either
+  /// `accessToken` or `success` is required: without a token and without a rule nothing could tell a refused
+  /// login from an accepted one.
   package struct ResponseFields: Sendable, Equatable {
-    package let accessToken: FieldPath
+    /// Nil for a tokenless API (one that only answers "yes" or "no"): its sessions have `tokenType` `"none"`.
+    package let accessToken: FieldPath?
     package let refreshToken: FieldPath?
-    /// Seconds until the access token expires; without it the token's JWT `exp` claim is used.
+    /// Seconds until the access token expires; without it the token's JWT `exp` claim is used, and without that
+    /// the session is re-checked every `sessionLifetimeSeconds`.
     package let expiresIn: FieldPath?
     /// The user object; without it the user endpoint, then the access token's JWT claims.
     package let user: FieldPath?
     package let tokenType: FieldPath?
-    /// A boolean that must be `true` for the answer to count as a success.
-    package let success: FieldPath?
+    /// What an accepted answer must say; nil: a 2xx with a plausible access token is accepted.
+    package let success: AnswerRule?
+    /// What a refused login's answer says when no account has the identity; nil keeps every refusal generic, so
+    /// the sidecar never tells which accounts exist unless the server already does.
+    package let unknownAccount: AnswerRule?
 
     package init(
-      accessToken: FieldPath, refreshToken: FieldPath? = nil, expiresIn: FieldPath? = nil, user: FieldPath? = nil,
-      tokenType: FieldPath? = nil, success: FieldPath? = nil
+      accessToken: FieldPath?, refreshToken: FieldPath? = nil, expiresIn: FieldPath? = nil, user: FieldPath? = nil,
+      tokenType: FieldPath? = nil, success: AnswerRule? = nil, unknownAccount: AnswerRule? = nil
     ) {
+      precondition(accessToken != nil || success != nil, "a rest answer needs an access token path or a success rule")
       self.accessToken = accessToken
       self.refreshToken = refreshToken
       self.expiresIn = expiresIn
       self.user = user
       self.tokenType = tokenType
       self.success = success
+      self.unknownAccount = unknownAccount
     }
   }
 

@@ -72,6 +72,10 @@ package struct ErrorTranslator: Sendable {
     let kind: ErrorKind
     switch error.code {
     case .invalidCredentials: kind = .invalidCredentials
+    case .unknownAccount:
+      // The same kind as any refused login, so hosts that only know the kind still see a refusal.
+      kind = .invalidCredentials
+      details["reason"] = "unknown_account"
     case .alreadyExists(let field):
       kind = .alreadyExists
       if let field { details["field"] = .string(field) }

@@ -6,6 +6,10 @@
 package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
   package enum Code: Sendable, Equatable {
     case invalidCredentials
+    /// A refused login whose answer says no account has the identity: only when the profile is configured to read
+    /// that (`rest`'s `response.unknownAccount`), because the server already tells anyone who asks. Answered as
+    /// `invalid_credentials` with `data.reason: "unknown_account"`, so a host can offer to register instead.
+    case unknownAccount
     case alreadyExists(field: String?)
     case sessionRejected
     case rateLimited(retryAfter: Int64?)

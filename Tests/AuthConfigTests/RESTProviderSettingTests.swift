@@ -57,7 +57,7 @@ import Testing
     #expect(rest.logout?.sendAccessToken == true)
     #expect(rest.user?.method == .get)
     #expect(rest.user?.userPath?.components == ["data", "user"])
-    #expect(rest.response.accessToken.components == ["data", "token"])
+    #expect(rest.response.accessToken?.components == ["data", "token"])
     #expect(rest.response.success?.description == "success")
     #expect(rest.userFields.id.description == "pk")
     #expect(rest.userFields.username.description == "username")

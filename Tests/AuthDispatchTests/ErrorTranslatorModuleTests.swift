@@ -37,6 +37,14 @@ import Testing
     #expect(reports == ["provider: \(error.description)"])
   }
 
+  /// Hosts that only switch on the kind still see a refused login; `data.reason` says more to those that look.
+  @Test func anUnknownAccountIsARefusedLoginWithItsReason() {
+    let (translated, _) = Self.translate(ProviderError(.unknownAccount, "x"))
+    #expect(translated.kind == .invalidCredentials)
+    #expect(translated.details["reason"] == .string("unknown_account"))
+    #expect(Self.translate(ProviderError(.invalidCredentials, "x")).error.details["reason"] == nil)
+  }
+
   @Test(arguments: [
     (StorageError(.unavailable, "x"), ErrorKind.storageUnavailable), (StorageError(.corrupt, "x"), .storageCorrupt),
     (StorageError(.invalidConfiguration, "x"), .configError), (StorageError(.internalError, "x"), .internal),

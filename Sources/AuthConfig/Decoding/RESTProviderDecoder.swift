@@ -12,11 +12,13 @@ import AuthHTTP
 ///   "user":     {"path": "/api/me/", "method": "GET", "userPath": "data.user"},
 ///   "register": {"path": "/api/register/", "body": {"username": "{username}", "password": "{password}"}},
 ///   "response": {"accessToken": "access", "refreshToken": "refresh", "expiresIn": "expires_in",
-///                "user": "user", "tokenType": "token_type", "success": "success"},
+///                "user": "user", "tokenType": "token_type", "success": "success",
+///                "unknownAccount": {"path": "error.code", "equals": "NO_SUCH_USER"}},
 ///   "userFields": {"id": "id", "username": "username", "email": "email", "displayName": "first_name"},
 ///   "headers": {"X-Client": "sidecar"},
 ///   "authScheme": "Bearer",
-///   "timeoutSeconds": 30
+///   "timeoutSeconds": 30,
+///   "sessionLifetimeSeconds": 86400
 /// }
 /// ```
 ///
@@ -25,9 +27,8 @@ import AuthHTTP
 enum RESTProviderDecoder {
   static let keys = [
     "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
-    "timeoutSeconds",
+    "timeoutSeconds", SessionLifetime.key,
   ]
-  static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
   static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
@@ -70,24 +71,34 @@ enum RESTProviderDecoder {
     guard let login = try endpoint(.login, in: object) else {
       throw SettingError(object.path.appending("login"), "is required: the login endpoint")
     }
-    let response = try responseFields(object)
+    let response = try RESTResponseDecoder.fields(object)
     let timeout = try object.integer("timeoutSeconds", in: RESTProviderConfig.timeoutSecondsRange)
     let authScheme = try object.string("authScheme") ?? RESTProviderConfig.defaultAuthScheme
     guard HTTPToken.isValid(authScheme) else {
       throw SettingError(object.path.appending("authScheme"), "must be an HTTP token such as Bearer or Token")
     }
+    let refresh = try endpoint(.refresh, in: object)
+    let logout = try endpoint(.logout, in: object)
+    // Both endpoints name the session by a token; a tokenless session has none, so they could only fail.
+    for (key, configured) in [("refresh", refresh != nil), ("logout", logout != nil)]
+    where configured && response.accessToken == nil {
+      throw SettingError(
+        object.path.appending(key),
+        "needs response.accessToken: a tokenless session has no token to send; leave it out")
+    }
     return RESTProviderConfig(
       baseURL: baseURL,
       login: login,
-      refresh: try endpoint(.refresh, in: object),
-      logout: try endpoint(.logout, in: object),
+      refresh: refresh,
+      logout: logout,
       user: try endpoint(.user, in: object),
       register: try endpoint(.register, in: object),
       response: response,
       userFields: try userFields(object),
       headers: try headers(object),
       authScheme: authScheme,
-      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds
+      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds,
+      sessionLifetimeSeconds: try object.sessionLifetimeSeconds()
     )
   }
 
@@ -237,23 +248,6 @@ enum RESTProviderDecoder {
       throw SettingError(object.path.appending(key), fieldPathRule)
     }
     return path
-  }
-
-  static func responseFields(_ object: ConfigObject) throws(SettingError) -> RESTProviderConfig.ResponseFields {
-    guard let response = try object.object("response", allowedKeys: responseKeys) else {
-      throw SettingError(object.path.appending("response"), "is required: at least accessToken, the token's field path")
-    }
-    guard let accessToken = try fieldPath(response, "accessToken") else {
-      throw SettingError(response.path.appending("accessToken"), "is required: the access token's field path")
-    }
-    return RESTProviderConfig.ResponseFields(
-      accessToken: accessToken,
-      refreshToken: try fieldPath(response, "refreshToken"),
-      expiresIn: try fieldPath(response, "expiresIn"),
-      user: try fieldPath(response, "user"),
-      tokenType: try fieldPath(response, "tokenType"),
-      success: try fieldPath(response, "success")
-    )
   }
 
   /// The user's field paths at `key` (the `rest` provider's `userFields`, the `form` provider's `user.fields`).

@@ -2,46 +2,50 @@ import AuthConfig
 import AuthCrypto
 import AuthJSON
 
-/// Reads the API's answers through the profile's field paths: tokens, expiry, the user.
+/// Reads the API's answers through the profile's field paths and rules: tokens, expiry, the user.
 ///
-/// Decisions come from structure only — status, the configured `success` flag, whether a token is there —
-/// never from the text of an error message, which is in whatever language the server speaks.
+/// Decisions come from structure only — status, the configured `success` rule, whether a plausible token is
+/// there — never from the text of an error message, which is in whatever language the server speaks.
 enum RESTAnswer {
-  /// What a login or refresh answer carried.
+  /// What an accepted login or refresh answer carried.
   struct Tokens {
-    var accessToken: String
+    /// Nil for a tokenless API (no `response.accessToken`).
+    var accessToken: String?
     var refreshToken: String?
     var expiresIn: Int64?
     var tokenType: String?
     var user: JSONObject?
   }
 
-  /// The answer as a JSON value; nil when the body is not JSON.
+  /// The answer as a JSON value, whatever its `Content-Type`: many login APIs label JSON `text/html`. A UTF-8
+  /// byte order mark (PHP files saved with one print it first) is skipped. Nil when the body is not JSON.
   static func json(_ body: [UInt8]) -> JSONValue? {
-    guard !body.isEmpty else { return nil }
-    return try? JSONParser.parse(body)
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let bytes = body.starts(with: bom) ? Array(body.dropFirst(bom.count)) : body
+    guard !bytes.isEmpty else { return nil }
+    return try? JSONParser.parse(bytes)
   }
 
-  /// Whether the answer passes the configured `success` flag: it must be the boolean `true`. Always true when no
-  /// flag is configured.
-  static func succeeded(_ answer: JSONValue, _ fields: RESTProviderConfig.ResponseFields) -> Bool {
-    guard let success = fields.success else { return true }
-    return answer.value(at: success)?.boolValue == true
-  }
-
-  /// Whether the answer says outright that it failed: the `success` flag is present and not `true`.
+  /// Whether the answer says outright that it failed: a field of the `success` rule is there with another
+  /// value. An answer without those fields (`204`, `{}`) has not said "no".
   static func saysFailed(_ answer: JSONValue?, _ fields: RESTProviderConfig.ResponseFields) -> Bool {
-    guard let success = fields.success, let answer, let flag = answer.value(at: success) else { return false }
-    return flag.boolValue != true
+    fields.success?.isContradicted(by: answer) ?? false
   }
 
-  /// The tokens of a successful answer; nil when the `success` flag is not `true` or there is no access token,
-  /// which the caller reads as a refusal.
-  static func tokens(_ answer: JSONValue, _ fields: RESTProviderConfig.ResponseFields) -> Tokens? {
-    guard succeeded(answer, fields), case .string(let access)? = answer.value(at: fields.accessToken),
-      !access.isEmpty
-    else { return nil }
-    var tokens = Tokens(accessToken: access)
+  /// The tokens of an accepted answer; nil when the `success` rule does not hold, a refusal the caller names.
+  /// - Throws: `badResponse` when the answer is accepted but its access token is not plausible
+  ///   (`PlausibleToken`): a failure must never become a session.
+  static func tokens(_ answer: JSONValue, _ fields: RESTProviderConfig.ResponseFields, _ what: String) throws
+    -> Tokens?
+  {
+    if let success = fields.success, !success.holds(in: answer) { return nil }
+    var tokens = Tokens()
+    if let path = fields.accessToken {
+      guard let access = PlausibleToken.text(answer.value(at: path)) else {
+        throw ProviderError(.badResponse, "\(what): a 2xx answer without a plausible access token at \(path)")
+      }
+      tokens.accessToken = access
+    }
     if let path = fields.refreshToken, case .string(let refresh)? = answer.value(at: path), !refresh.isEmpty {
       tokens.refreshToken = refresh
     }

@@ -7,20 +7,24 @@ import AuthSupport
 /// The `rest` provider: any JSON or form login API, described by `RESTProviderConfig` — endpoints, body
 /// templates, and the paths of the fields in its answers.
 ///
-/// Outcomes are decided from structure alone: the status, the configured `success` flag, whether an access
-/// token is there. A refused login is `invalidCredentials` whatever the server's text says; 429, 5xx and
-/// transport failures go through `RemoteFailures`, like every remote provider. Nothing here logs a body, a token
-/// or a password: log lines carry statuses and reasons only.
+/// Outcomes are decided from structure alone: the status, the configured `success` rule, whether a plausible
+/// access token is there. A refused login is `invalidCredentials` whatever the server's text says (or
+/// `unknownAccount` when the profile reads that from the answer); a 2xx that is accepted without a plausible
+/// token is `badResponse`, never a session. 429, 5xx and transport failures go through `RemoteFailures`, like
+/// every remote provider. Nothing here logs a body, a token or a password: log lines carry statuses and reasons.
+///
+/// A tokenless API (no `response.accessToken`) gives sessions with `tokenType` `"none"` and an empty access
+/// token, as the form provider's are stored. Sessions of unknown expiry are re-checked: see
+/// `RESTProvider+Refresh.swift`.
 package final class RESTProvider: IdentityProvider {
+  package static let tokenlessType = "none"
+
   package let kind = ProviderKind.rest
 
-  /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
-  static let defaultLifetimeSeconds: Int64 = 300
-
-  private let config: RESTProviderConfig
+  let config: RESTProviderConfig
   private let client: any HTTPClient
-  private let clock: any Clock
-  private let log: Logger
+  let clock: any Clock
+  let log: Logger
 
   package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
     self.config = config
@@ -34,53 +38,79 @@ package final class RESTProvider: IdentityProvider {
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     let response = try await send(
       config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
-    try StatusRule.login.check(response, "rest login")
-    guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
+    let answer = RESTAnswer.json(response.body)
+    do {
+      try StatusRule.login.check(response, "rest login")
+    } catch let error as ProviderError where error.code == .invalidCredentials {
+      throw refusal(answer, error.detail)
+    }
+    guard let answer, answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest login answer is not a JSON object")
     }
-    guard let tokens = RESTAnswer.tokens(answer, config.response) else {
-      throw ProviderError(.invalidCredentials, "rest login refused: no success flag or no access token")
+    guard let tokens = try RESTAnswer.tokens(answer, config.response, "rest login") else {
+      throw refusal(answer, "rest login refused: the success rule does not hold")
     }
-    try Self.checkSendable(tokens.accessToken)
-    let claims = RESTAnswer.jwtClaims(tokens.accessToken)
-    let user = try await loginUser(tokens, claims: claims, account: account)
-    return IssuedSession(
-      user: user, accessToken: Self.secret(tokens.accessToken), refreshToken: tokens.refreshToken.map(Self.secret),
-      tokenType: tokens.tokenType ?? "Bearer", expiresAt: expiry(tokens, claims: claims, profile: profile))
+    let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
+    let user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
+    return issued(tokens, user: user, claims: claims, previous: nil)
   }
 
-  /// The user after a login: from the answer, else from the user endpoint with the new token, else from the
-  /// token's JWT claims, else what the user typed.
-  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, account: LoginAccount) async throws
-    -> UserInfo
+  /// A refused login: `unknownAccount` when the profile's `unknownAccount` rule holds in the answer, else the
+  /// generic `invalidCredentials`.
+  private func refusal(_ answer: JSONValue?, _ detail: String) -> ProviderError {
+    if let rule = config.response.unknownAccount, let answer, rule.holds(in: answer) {
+      return ProviderError(.unknownAccount, "rest login refused: the answer says the account is unknown")
+    }
+    return ProviderError(.invalidCredentials, detail)
+  }
+
+  /// The user after a login: from the answer's `user`, else from the user endpoint with the new token, else from
+  /// the token's JWT claims; a tokenless answer is read as the user itself (the flag APIs put `userId` beside
+  /// their flags); else what the user typed.
+  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, answer: JSONValue, account: LoginAccount)
+    async throws -> UserInfo
   {
     if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text) {
       return user
     }
     if config.user != nil {
       do {
-        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: account.text)
+        return try await remoteUser(
+          accessToken: tokens.accessToken.map(Self.secret), fallbackUsername: account.text, refusals: [401])
       } catch let error as ProviderError where error.code == .sessionRejected {
-        // The token just issued is refused by the same API: its answer cannot be trusted.
-        throw ProviderError(.badResponse, "rest user endpoint refused the new access token")
+        // The session just issued is refused by the same API: its answer cannot be trusted.
+        throw ProviderError(.badResponse, "rest user endpoint refused the new session")
       }
     }
     if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.text) { return user }
+    if config.isTokenless, let object = answer.objectValue,
+      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text)
+    {
+      return user
+    }
     return UserInfo(
       id: account.text, username: account.text, email: account.kind == .email ? account.text : nil,
       phone: account.kind == .phone ? account.text : nil)
   }
 
-  /// Unix seconds: `expiresIn` from now, else the JWT `exp` claim, else a default lifetime (logged).
-  private func expiry(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, profile: String) -> Int64 {
+  /// The session an accepted answer gives; `previous` is the session a refresh replaces, whose refresh token and
+  /// token type stay when the answer has none.
+  func issued(_ tokens: RESTAnswer.Tokens, user: UserInfo, claims: JSONObject?, previous: IssuedSession?)
+    -> IssuedSession
+  {
     let now = clock.now()
-    if let seconds = tokens.expiresIn { return now + seconds }
-    if let exp = RESTAnswer.jwtExpiry(claims) { return exp }
-    log.info(
-      "profile \(profile): the API gave no expiresIn and the access token has no JWT exp; assuming "
-        + "\(Self.defaultLifetimeSeconds) s")
-    return now + Self.defaultLifetimeSeconds
+    // Unknown expiry: the next re-check, marked as such (`RESTSessionState`).
+    let known = tokens.expiresIn.map { now + $0 } ?? RESTAnswer.jwtExpiry(claims)
+    return IssuedSession(
+      user: user, accessToken: Self.secret(tokens.accessToken ?? ""),
+      // An API that does not rotate answers without a refresh token: the one we have stays valid.
+      refreshToken: tokens.refreshToken.map(Self.secret) ?? previous?.refreshToken,
+      tokenType: config.isTokenless ? Self.tokenlessType : tokens.tokenType ?? previous?.tokenType ?? "Bearer",
+      expiresAt: known ?? nextRecheck(), providerState: known == nil ? RESTSessionState.recheck : nil)
   }
+
+  /// When a session of unknown expiry is next checked with the server.
+  func nextRecheck() -> Int64 { clock.now() + Int64(config.sessionLifetimeSeconds) }
 
   // MARK: - Registration
 
@@ -104,33 +134,6 @@ package final class RESTProvider: IdentityProvider {
       phone: registration.phone, displayName: registration.displayName)
   }
 
-  // MARK: - Refresh
-
-  package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
-    guard let endpoint = config.refresh else { throw ProviderError(.sessionRejected, "no refresh endpoint configured") }
-    guard let refreshToken = current.refreshToken else { throw ProviderError(.sessionRejected, "no refresh token") }
-    let values = RESTTemplateValues(refreshToken: Self.text(refreshToken))
-    let response = try await send(endpoint, values, bearer: nil, idempotent: false)
-    try StatusRule.refresh.check(response, "rest refresh")
-    guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
-      throw ProviderError(.badResponse, "rest refresh answer is not a JSON object")
-    }
-    guard let tokens = RESTAnswer.tokens(answer, config.response) else {
-      throw ProviderError(.sessionRejected, "rest refresh refused: no success flag or no access token")
-    }
-    try Self.checkSendable(tokens.accessToken)
-    let user =
-      tokens.user.flatMap { RESTAnswer.user($0, config.userFields, fallbackUsername: current.user.username) }
-      ?? current.user
-    let claims = RESTAnswer.jwtClaims(tokens.accessToken)
-    return .issued(
-      IssuedSession(
-        user: user, accessToken: Self.secret(tokens.accessToken),
-        // An API that does not rotate answers without a refresh token: the one we have stays valid.
-        refreshToken: tokens.refreshToken.map(Self.secret) ?? refreshToken,
-        tokenType: tokens.tokenType ?? current.tokenType, expiresAt: expiry(tokens, claims: claims, profile: profile)))
-  }
-
   // MARK: - Revoke, user
 
   package func revoke(_ current: IssuedSession) async throws {
@@ -149,20 +152,25 @@ package final class RESTProvider: IdentityProvider {
   /// The user endpoint's user; without a user endpoint, the user as the login or last refresh gave it.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     guard config.user != nil else { return FetchedUser(current.user) }
-    return FetchedUser(try await remoteUser(accessToken: current.accessToken, fallbackUsername: current.user.username))
+    let user = try await remoteUser(
+      accessToken: bearer(of: current), fallbackUsername: current.user.username, refusals: [401])
+    return FetchedUser(user)
   }
 
-  /// The user endpoint's user; `sessionRejected` when it refuses the access token.
-  private func remoteUser(accessToken: SecretBytes, fallbackUsername: String?) async throws -> UserInfo {
+  /// The session's access token to present; nil for a tokenless session.
+  func bearer(of session: IssuedSession) -> SecretBytes? { config.isTokenless ? nil : session.accessToken }
+
+  /// The user endpoint's user; `sessionRejected` when it answers one of `refusals` or says it failed.
+  func remoteUser(accessToken: SecretBytes?, fallbackUsername: String?, refusals: Set<Int>) async throws -> UserInfo {
     guard let endpoint = config.user else { throw ProviderError(.unsupported, "no user endpoint configured") }
     let response = try await send(
       endpoint, RESTTemplateValues(), bearer: accessToken, idempotent: endpoint.method == .get)
-    try StatusRule.accessToken.check(response, "rest user endpoint")
+    try StatusRule(refused: refusals, refusal: .sessionRejected).check(response, "rest user endpoint")
     guard let answer = RESTAnswer.json(response.body) else {
       throw ProviderError(.badResponse, "rest user answer is not JSON")
     }
     if RESTAnswer.saysFailed(answer, config.response) {
-      throw ProviderError(.sessionRejected, "rest user endpoint answered success=false")
+      throw ProviderError(.sessionRejected, "rest user endpoint answered that the success rule fails")
     }
     let object = endpoint.userPath.map { answer.value(at: $0)?.objectValue } ?? answer.objectValue
     guard let object, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: fallbackUsername) else {
@@ -174,7 +182,7 @@ package final class RESTProvider: IdentityProvider {
   // MARK: - Transport
 
   /// Sends one request to `endpoint` within the profile's `timeoutSeconds`, retries included.
-  private func send(
+  func send(
     _ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues, bearer: SecretBytes?, idempotent: Bool
   ) async throws -> HTTPResponse {
     var headers = config.headers.map { HTTPHeader($0.name, $0.value) }
@@ -190,17 +198,9 @@ package final class RESTProvider: IdentityProvider {
     return try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
   }
 
-  /// The access token goes back in an `Authorization` header: visible ASCII only (RFC 6750's b64token is
-  /// narrower still), so a token cannot smuggle a header of its own or fail every later request.
-  private static func checkSendable(_ accessToken: String) throws {
-    guard accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-      throw ProviderError(.badResponse, "access token is not visible ASCII")
-    }
-  }
+  static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 
-  private static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
-
-  private static func text(_ secret: SecretBytes) -> String {
+  static func text(_ secret: SecretBytes) -> String {
     secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
   }
 }
