@@ -78,13 +78,17 @@ def test_schema_examples_validate(document):
     [
         ({"accessToken": "at_1", "tokenType": "Bearer", "expiresAt": "2027-01-01T00:15:00Z"}, True),
         ({"tokenType": "cookie", "expiresAt": "2027-01-01T00:15:00Z"}, True),
-        # A bearer session without its token, or a cookie session that shows one, is not a session.
+        # A tokenless rest login (an API that answers only yes or no): the session carries the user, no token.
+        ({"tokenType": "none", "expiresAt": "2027-01-02T00:00:00Z"}, True),
+        # A bearer session without its token, or a cookie or tokenless session that shows one, is not a session.
         ({"tokenType": "Bearer", "expiresAt": "2027-01-01T00:15:00Z"}, False),
         ({"accessToken": "x", "tokenType": "cookie", "expiresAt": "2027-01-01T00:15:00Z"}, False),
+        ({"accessToken": "0", "tokenType": "none", "expiresAt": "2027-01-01T00:15:00Z"}, False),
         ({"tokenType": "cookie"}, False),
+        ({"tokenType": "none"}, False),
     ],
 )
-def test_session_shape_for_bearer_and_cookie_sessions(document, session, valid):
+def test_session_shape_for_bearer_cookie_and_tokenless_sessions(document, session, valid):
     validator = validator_for(document, {"$ref": "#/components/schemas/Session"})
     assert validator.is_valid(session) == valid
 
@@ -115,3 +119,20 @@ def test_login_prompt_shapes_are_strict(document):
             "redirectUri": "http://127.0.0.1:41234/callback", "expiresAt": "2027-01-01T00:05:00Z"}
     prompt.validate(code)
     assert not prompt.is_valid({**code, "redirectUri": "http://localhost:41234/callback"})
+
+
+@pytest.mark.parametrize(
+    "data, valid",
+    [
+        ({"kind": "invalid_credentials", "retryable": False}, True),
+        # Only for a profile that reads it from the server's answer; the one reason this kind has.
+        ({"kind": "invalid_credentials", "retryable": False, "reason": "unknown_account"}, True),
+        ({"kind": "invalid_credentials", "retryable": False, "reason": "wrong_password"}, False),
+        ({"kind": "invalid_credentials", "retryable": False, "reason": ""}, False),
+        ({"kind": "rate_limited", "retryable": True, "reason": "too_many_in_flight"}, True),
+    ],
+)
+def test_invalid_credentials_reason_is_only_unknown_account(document, data, valid):
+    error = {"code": document["components"]["errors"][data["kind"]]["code"], "message": "m", "data": data}
+    validator = validator_for(document, {"$ref": "#/components/schemas/ErrorObject"})
+    assert validator.is_valid(error) == valid

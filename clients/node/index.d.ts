@@ -124,10 +124,12 @@ export interface User {
 
 export interface Session {
   /** The bearer token for the host's API; absent when `tokenType` is `"cookie"` (the `form` provider, whose
-   * credential is the site's session cookie, which never leaves the sidecar). */
+   * credential is the site's session cookie, which never leaves the sidecar) or `"none"` (a `rest` login API
+   * that answers only yes or no: the session carries the user and no token). */
   accessToken?: string;
-  /** `"Bearer"` (or the API's own scheme), or `"cookie"` for the `form` provider. */
-  tokenType: string;
+  /** `"Bearer"` (or the API's own scheme), `"cookie"` for the `form` provider, `"none"` for a tokenless
+   * `rest` API. */
+  tokenType: 'cookie' | 'none' | (string & {});
   /** RFC 3339, UTC, e.g. `2027-01-01T00:15:00Z`. */
   expiresAt: string;
   scopes?: string[];
@@ -419,6 +421,8 @@ export declare class AuthSidecarError extends Error {
   readonly fields: ValidationFields | undefined;
   /** The params key or account field concerned (invalid_params, already_exists). */
   readonly field: string | undefined;
+  /** `error.data.reason`: `"unknown_account"` on invalid_credentials, `"too_many_in_flight"` on rate_limited, … */
+  readonly reason: string | undefined;
   toJSON(): { name: string; kind: string; code: number | null; message: string; data: ErrorData };
 }
 
@@ -430,16 +434,16 @@ export declare class InternalError extends AuthSidecarError {}
 export declare class ValidationFailedError extends AuthSidecarError {
   readonly fields: ValidationFields;
 }
-export declare class InvalidCredentialsError extends AuthSidecarError {}
+export declare class InvalidCredentialsError extends AuthSidecarError {
+  /** The profile read from the server that no account has this identity (`reason === "unknown_account"`). */
+  readonly unknownAccount: boolean;
+}
 export declare class NotLoggedInError extends AuthSidecarError {
   /** The account that last logged in on this profile, to pre-fill the login form. */
   readonly lastAccount: string | undefined;
 }
 export declare class SessionExpiredError extends AuthSidecarError {}
-export declare class RateLimitedError extends AuthSidecarError {
-  /** `"too_many_in_flight"` when the sidecar's in-flight limit was hit. */
-  readonly reason: string | undefined;
-}
+export declare class RateLimitedError extends AuthSidecarError {}
 export declare class NetworkUnavailableError extends AuthSidecarError {}
 export declare class TimeoutError extends AuthSidecarError {}
 export declare class ServerError extends AuthSidecarError {

@@ -51,6 +51,12 @@ export class AuthSidecarError extends Error {
     return this.data.field;
   }
 
+  /** Why, when the kind alone does not say (`error.data.reason`): `"unknown_account"` on
+   * invalid_credentials, `"too_many_in_flight"` on rate_limited, … */
+  get reason() {
+    return typeof this.data.reason === 'string' ? this.data.reason : undefined;
+  }
+
   toJSON() {
     return { name: this.name, kind: this.kind, code: this.code, message: this.message, data: this.data };
   }
@@ -63,7 +69,13 @@ export class InvalidRequestError extends AuthSidecarError {}
 export class MethodNotFoundError extends AuthSidecarError {}
 export class InvalidParamsError extends AuthSidecarError {}
 export class ValidationFailedError extends AuthSidecarError {}
-export class InvalidCredentialsError extends AuthSidecarError {}
+export class InvalidCredentialsError extends AuthSidecarError {
+  /** True when the profile reads an unknown account from a server that already tells it
+   * (`reason === "unknown_account"`): a host may offer to register instead. */
+  get unknownAccount() {
+    return this.reason === 'unknown_account';
+  }
+}
 export class NotLoggedInError extends AuthSidecarError {
   /** The account that last logged in on this profile (pre-fill the login form), if remembered. */
   get lastAccount() {
@@ -71,12 +83,8 @@ export class NotLoggedInError extends AuthSidecarError {
   }
 }
 export class SessionExpiredError extends AuthSidecarError {}
-export class RateLimitedError extends AuthSidecarError {
-  /** `"too_many_in_flight"` when the sidecar's in-flight limit was hit. */
-  get reason() {
-    return this.data.reason;
-  }
-}
+/** Too many attempts, or too many requests in flight (`reason === "too_many_in_flight"`). */
+export class RateLimitedError extends AuthSidecarError {}
 export class NetworkUnavailableError extends AuthSidecarError {}
 export class TimeoutError extends AuthSidecarError {}
 export class ServerError extends AuthSidecarError {

@@ -78,3 +78,21 @@ test('unknown kinds give the base class; a kind-less standard code still maps', 
   const proto = errorFromResponse({ code: 1, message: 'x', data: { kind: 'toString' } });
   assert.equal(proto.constructor, AuthSidecarError, 'no prototype lookups');
 });
+
+test('reason is on every error; unknownAccount says a refused login named an unknown account', () => {
+  const unknown = errorFromResponse({
+    code: -32002, message: 'The account or password is incorrect.',
+    data: { kind: 'invalid_credentials', retryable: false, reason: 'unknown_account' },
+  });
+  assert.ok(unknown instanceof api.InvalidCredentialsError);
+  assert.equal(unknown.reason, 'unknown_account');
+  assert.equal(unknown.unknownAccount, true);
+  const generic = errorFromResponse({ code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false } });
+  assert.equal(generic.reason, undefined);
+  assert.equal(generic.unknownAccount, false);
+  const corrupt = errorFromResponse({ code: -32012, message: 'm', data: { kind: 'storage_corrupt', retryable: false, reason: 'wrong_key' } });
+  assert.equal(corrupt.reason, 'wrong_key');
+  const odd = errorFromResponse({ code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false, reason: 7 } });
+  assert.equal(odd.reason, undefined);
+  assert.equal(odd.unknownAccount, false);
+});

@@ -16,6 +16,7 @@ from auth_sidecar import (
     CallTimeout,
     ClientClosed,
     InternalError,
+    InvalidCredentials,
     InvalidParams,
     NotLoggedIn,
     RateLimited,
@@ -109,6 +110,25 @@ def test_fields_retry_after_and_extras():
                                   "data": {"kind": "not_logged_in", "retryable": False}})
     assert isinstance(absent, NotLoggedIn) and absent.last_account is None
     assert "not_logged_in" in str(absent) and "-32003" in str(absent)
+
+
+def test_reason_is_on_every_error_and_unknown_account_on_refused_logins():
+    unknown = error_from_response({"code": -32002, "message": "The account or password is incorrect.",
+                                   "data": {"kind": "invalid_credentials", "retryable": False,
+                                            "reason": "unknown_account"}})
+    assert isinstance(unknown, InvalidCredentials)
+    assert unknown.reason == "unknown_account" and unknown.unknown_account is True
+    assert pickle.loads(pickle.dumps(unknown)).unknown_account is True
+    generic = error_from_response({"code": -32002, "message": "m",
+                                   "data": {"kind": "invalid_credentials", "retryable": False}})
+    assert isinstance(generic, InvalidCredentials) and generic.reason is None and generic.unknown_account is False
+    # Any kind may carry a reason; a reason that is not a string is not one.
+    corrupt = error_from_response({"code": -32012, "message": "m",
+                                   "data": {"kind": "storage_corrupt", "retryable": False, "reason": "wrong_key"}})
+    assert corrupt.reason == "wrong_key"
+    odd = error_from_response({"code": -32002, "message": "m",
+                               "data": {"kind": "invalid_credentials", "retryable": False, "reason": 7}})
+    assert odd.reason is None and odd.unknown_account is False
 
 
 def test_client_errors():

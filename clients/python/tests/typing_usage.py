@@ -153,6 +153,8 @@ def errors(sidecar: AuthSidecar) -> Optional[User]:
             print(name, [problem["message"] for problem in report["errors"]])
     except InvalidCredentials as error:
         assert_type(error.message, str)
+        assert_type(error.unknown_account, bool)
+        assert_type(error.reason, Optional[str])
     except NotLoggedIn as error:
         assert_type(error.last_account, Optional[str])
     except SessionExpired:

@@ -7,6 +7,7 @@ import {
   ERROR_KINDS,
   NotLoggedInError,
   RateLimitedError,
+  InvalidCredentialsError,
   SidecarExitedError,
   ValidationFailedError,
   errorFromResponse,
@@ -39,6 +40,8 @@ export async function usage(): Promise<unknown[]> {
   const controller = new AbortController();
   const { user, session } = await sidecar.login({ account: 'bob', password: 'pw' }, { signal: controller.signal });
   const text: string = `${user.id} ${user.username} ${user.email ?? ''} ${session.accessToken} ${session.expiresAt}`;
+  // A tokenless or cookie session has no token: the type says it may be absent.
+  const bearer: string | undefined = session.tokenType === 'none' ? session.accessToken : undefined;
   sidecar.on('loginPrompt', (prompt) => (prompt.flow === 'device' ? prompt.userCode : prompt.authorizationUrl));
   const device = await sidecar.login(
     { flow: 'device', profile: 'work' },
@@ -50,6 +53,10 @@ export async function usage(): Promise<unknown[]> {
     if (error instanceof NotLoggedInError) {
       const account: string | undefined = error.lastAccount;
       return [account];
+    } else if (error instanceof InvalidCredentialsError) {
+      const unknown: boolean = error.unknownAccount;
+      const reason: string | undefined = error.reason;
+      return [unknown, reason];
     } else if (error instanceof RateLimitedError) {
       const wait: number | undefined = error.retryAfter;
       return [wait, error.reason];

@@ -98,6 +98,13 @@ class AuthSidecarError(SidecarError):
         return value if isinstance(value, str) else None
 
     @property
+    def reason(self) -> Optional[str]:
+        """``data.reason``: why, when the kind alone does not say (``"unknown_account"`` on
+        :class:`InvalidCredentials`, ``"too_many_in_flight"`` on :class:`RateLimited`, …)."""
+        value = self.data.get("reason")
+        return value if isinstance(value, str) else None
+
+    @property
     def status(self) -> Optional[int]:
         """``data.status``: the upstream HTTP status, where relevant."""
         value = self.data.get("status")
@@ -135,7 +142,13 @@ class ValidationFailed(AuthSidecarError):
 
 
 class InvalidCredentials(AuthSidecarError):
-    """Unknown account, wrong password or disabled account (one answer for all)."""
+    """Unknown account, wrong password or disabled account (one answer for all), unless the profile
+    reads an unknown account from a server that already tells it: then ``unknown_account`` is true
+    (``reason == "unknown_account"``) and a host may offer to register instead."""
+
+    @property
+    def unknown_account(self) -> bool:
+        return self.reason == "unknown_account"
 
 
 class NotLoggedIn(AuthSidecarError):
@@ -152,13 +165,8 @@ class SessionExpired(AuthSidecarError):
 
 
 class RateLimited(AuthSidecarError):
-    """Too many attempts (wait ``retry_after`` seconds) or too many requests in flight."""
-
-    @property
-    def reason(self) -> Optional[str]:
-        """``"too_many_in_flight"`` when the sidecar's in-flight limit was hit."""
-        value = self.data.get("reason")
-        return value if isinstance(value, str) else None
+    """Too many attempts (wait ``retry_after`` seconds) or too many requests in flight
+    (``reason == "too_many_in_flight"``)."""
 
 
 class NetworkUnavailable(AuthSidecarError):

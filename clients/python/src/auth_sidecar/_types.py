@@ -73,15 +73,17 @@ class User(_UserRequired, total=False):
 
 
 class _SessionRequired(TypedDict):
-    tokenType: str  # "Bearer" (or the API's own scheme), or "cookie" for the form provider
+    tokenType: str  # "Bearer" (or the API's own scheme), "cookie" (form provider) or "none" (tokenless rest API)
     expiresAt: str  # RFC 3339, UTC, e.g. "2027-01-01T00:15:00Z"
 
 
 class Session(_SessionRequired, total=False):
     """Refresh tokens, cookies and passwords never leave the sidecar.
 
-    accessToken is absent when tokenType is "cookie": the form provider's credential is the
-    site's session cookie, which stays in the sidecar.
+    accessToken is absent when tokenType is "cookie" (the form provider's credential is the site's
+    session cookie, which stays in the sidecar) or "none" (a rest login API that answers only yes or
+    no: the session carries the user and no token). Without a token, call get_user to know whether
+    the session still holds.
     """
 
     accessToken: str
