@@ -14,10 +14,14 @@ final class ProviderSidecar {
   private(set) var transcript = ""
   private var finished = false
 
-  /// - Parameter checksExitStatus: `finish()` expects exit status 0 (see `ServerHarness.checksExitStatus`).
-  init(config: String, fixture: StateFixture, logLevel: String, checksExitStatus: Bool) throws {
+  /// - Parameters:
+  ///   - checksExitStatus: `finish()` expects exit status 0 (see `ServerHarness.checksExitStatus`).
+  ///   - arguments: more options, e.g. `--test-clock` (the fixture's environment is in test mode).
+  init(config: String, fixture: StateFixture, logLevel: String, checksExitStatus: Bool, arguments: [String] = [])
+    throws
+  {
     live = try LiveSidecar(
-      ["--config", config, "--log-level", logLevel], environment: fixture.environment,
+      ["--config", config, "--log-level", logLevel] + arguments, environment: fixture.environment,
       workingDirectory: fixture.workingDirectory, captureStderr: true)
     self.checksExitStatus = checksExitStatus
   }

@@ -4,6 +4,9 @@ import Testing
 /// One real auth server (Tests/Servers), a state dir and a config file naming it, for one provider test; the
 /// provider suites subclass it with their own config. The server is the test's own, or one a suite shares.
 class ServerHarness {
+  /// The fixed clock of a sidecar whose test moves time with `test.advanceClock` (the fixture is in test mode).
+  static let testClock = ["--test-clock", "2027-01-01T00:00:00Z"]
+
   let server: AuthServerProcess
   let fixture: StateFixture
   let configPath: String
@@ -48,10 +51,13 @@ class ServerHarness {
     return (fixture, configPath)
   }
 
-  /// A sidecar on this harness's state dir (or `state`'s), its log captured at `logLevel`.
-  func sidecar(state: StateFixture? = nil, logLevel: String = "debug") throws -> ProviderSidecar {
+  /// A sidecar on this harness's state dir (or `state`'s), its log captured at `logLevel`, with more `arguments`.
+  func sidecar(state: StateFixture? = nil, logLevel: String = "debug", arguments: [String] = []) throws
+    -> ProviderSidecar
+  {
     let sidecar = try ProviderSidecar(
-      config: configPath, fixture: state ?? fixture, logLevel: logLevel, checksExitStatus: checksExitStatus)
+      config: configPath, fixture: state ?? fixture, logLevel: logLevel, checksExitStatus: checksExitStatus,
+      arguments: arguments)
     sidecars.append(sidecar)
     return sidecar
   }
