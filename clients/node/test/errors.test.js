@@ -87,12 +87,18 @@ test('reason is on every error; unknownAccount says a refused login named an unk
   assert.ok(unknown instanceof api.InvalidCredentialsError);
   assert.equal(unknown.reason, 'unknown_account');
   assert.equal(unknown.unknownAccount, true);
-  const generic = errorFromResponse({ code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false } });
+  const generic = errorFromResponse({
+    code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false },
+  });
   assert.equal(generic.reason, undefined);
   assert.equal(generic.unknownAccount, false);
-  const corrupt = errorFromResponse({ code: -32012, message: 'm', data: { kind: 'storage_corrupt', retryable: false, reason: 'wrong_key' } });
+  const corrupt = errorFromResponse({
+    code: -32012, message: 'm', data: { kind: 'storage_corrupt', retryable: false, reason: 'wrong_key' },
+  });
   assert.equal(corrupt.reason, 'wrong_key');
-  const odd = errorFromResponse({ code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false, reason: 7 } });
+  const odd = errorFromResponse({
+    code: -32002, message: 'm', data: { kind: 'invalid_credentials', retryable: false, reason: 7 },
+  });
   assert.equal(odd.reason, undefined);
   assert.equal(odd.unknownAccount, false);
 });
