@@ -30,6 +30,11 @@ package protocol IdentityProvider: Sendable {
   /// - Throws: `ProviderError.sessionRejected` when the refresh token is refused.
   func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed
 
+  /// Whether `session` has a refresh to fall back on when its access token is refused: if so, one refresh and a
+  /// second try; if not, the refusal ends the session at once, with no second request to the server. The default
+  /// (see below): it has a refresh token.
+  func canRefresh(_ session: IssuedSession) -> Bool
+
   /// Revokes the session at the provider (best effort; the caller bounds the time).
   func revoke(_ current: IssuedSession) async throws
 
@@ -60,6 +65,8 @@ package struct FetchedUser: Sendable {
 }
 
 extension IdentityProvider {
+  package func canRefresh(_ session: IssuedSession) -> Bool { session.refreshToken != nil }
+
   /// Providers that cannot create accounts (oauth2, form) answer `unsupported`.
   package func register(_ registration: Registration, password: String) async throws -> UserInfo {
     throw ProviderError(.unsupported, "\(kind) does not register accounts")

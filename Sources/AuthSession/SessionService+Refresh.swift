@@ -62,7 +62,9 @@ extension SessionService {
   private func withFetchedUserAfterRefusal(_ refused: StoredSession, _ name: String, _ profile: Profile) async throws
     -> Answer
   {
-    guard refused.session.refreshToken != nil else { throw try await endSession(name, generation: refused.generation) }
+    guard profile.provider.canRefresh(refused.session) else {
+      throw try await endSession(name, generation: refused.generation)
+    }
     var latest = refused
     do {
       latest = try await refreshed(refused, name, profile, force: true)

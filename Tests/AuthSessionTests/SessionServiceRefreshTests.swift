@@ -354,4 +354,23 @@ import Testing
     #expect(try fixture.session() == nil)
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
   }
+
+  /// A session the provider cannot refresh (a rest token kept without a refresh endpoint) ends at the first
+  /// refusal: one request to the server, no refresh, no second try.
+  @Test func aRefusedTokenThatCannotBeRefreshedEndsTheSessionAtOnce() async throws {
+    let fixture = try await SessionFixture()
+    let server = TestProvider(fixture.local, refreshable: false)
+    let service = fixture.service([(ProfileConfig(name: "default"), server)])
+    _ = try await service.login()
+    let refused = try #require(try fixture.session()).accessToken.withUnsafeBytes { Array($0) }
+    server.revokedAccessTokens.withLock { $0.append(refused) }
+
+    await #expect(throws: SessionError(.sessionExpired)) {
+      try await service.getUser(profile: "default", fetchFromServer: true)
+    }
+    #expect(server.fetchCount.withLock { $0 } == 1)
+    #expect(server.refreshCount.withLock { $0 } == 0)
+    #expect(try fixture.session() == nil)
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .expired)])
+  }
 }

@@ -31,6 +31,10 @@ extension RESTProvider {
     return .issued(session)
   }
 
+  /// A refresh token alone is not enough: without a refresh endpoint (the token may be kept for a logout body),
+  /// a refused access token has nothing to be renewed with.
+  package func canRefresh(_ session: IssuedSession) -> Bool { config.refresh != nil && session.refreshToken != nil }
+
   /// Spends the refresh token at `endpoint`. A refusal (400, 401, 403, or the `success` rule failing) is
   /// `sessionRejected`; an accepted answer without a plausible token is `badResponse` and keeps the session.
   private func refresh(_ current: IssuedSession, _ refreshToken: SecretBytes, at endpoint: RESTProviderConfig.Endpoint)

@@ -59,15 +59,20 @@ final class TestProvider: IdentityProvider {
   let stateAfterFetch: [UInt8]?
   /// How many times `refresh` reached the local provider.
   let refreshCount = Mutex(0)
+  /// How many times `fetchUser` was asked.
+  let fetchCount = Mutex(0)
+  /// What `canRefresh` answers; nil: the default (a refresh token is there).
+  let refreshable: Bool?
   /// Runs once, at the first `fetchUser`, before the token is checked; returns tokens to revoke at the "server".
   private let onFirstFetch: Mutex<(@Sendable (IssuedSession) async throws -> [[UInt8]])?>
 
   init(
     _ base: LocalProvider, refreshGate: Signal? = nil,
     networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
-    onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
+    refreshable: Bool? = nil, onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
   ) {
     self.onFirstFetch = Mutex(onFirstFetch)
+    self.refreshable = refreshable
     self.base = base
     self.refreshGate = refreshGate
     self.networkFailure = networkFailure
@@ -101,7 +106,10 @@ final class TestProvider: IdentityProvider {
     }
   }
 
+  func canRefresh(_ session: IssuedSession) -> Bool { refreshable ?? (session.refreshToken != nil) }
+
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
+    fetchCount.withLock { $0 += 1 }
     if let networkFailure { throw networkFailure }
     if let first = onFirstFetch.withLock({ hook in defer { hook = nil }; return hook }) {
       let revoked = try await first(current)
