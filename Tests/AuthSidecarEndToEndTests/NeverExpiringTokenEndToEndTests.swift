@@ -44,7 +44,11 @@ import Testing
     #expect(sidecar.notifications.last?.sessionState == "expired")
     #expect(try harness.counters().requests(Self.me) == 25)  // the one re-check that met the 401
     #expect(sidecar.call("getUser").errorKind == "not_logged_in")
-    _ = sidecar.finish()
+    // Twenty-five re-checks at debug level: statuses and paths in the log, never the token or the password.
+    let stderr = sidecar.finish()
+    #expect(stderr.contains("/simple/me"), "stderr: \(stderr)")
+    #expect(!stderr.contains(token))
+    #expect(!stderr.contains(Self.alice["password"] as? String ?? "-"))
   }
 
   /// A session that cannot be refreshed ends at once when `getUser {refresh: true}` meets a 401: one request,
