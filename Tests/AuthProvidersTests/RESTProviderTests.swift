@@ -1,0 +1,126 @@
+import AuthConfig
+import AuthCrypto
+import AuthHTTP
+import AuthJSON
+import AuthSupport
+import Testing
+
+@testable import AuthProviders
+
+/// The `rest` provider's decisions against an API in memory: refusals named by the `unknownAccount` rule, tokens
+/// that are no tokens, and sessions of unknown expiry re-checked instead of ended. (The real servers'
+/// shapes run end to end in AuthSidecarEndToEndTests.)
+@Suite struct RESTProviderTests {
+  static let base = "https://api.example"
+  static let now: Int64 = 1_800_000_000
+  static let alice = LoginAccount(kind: .username, text: "alice")
+
+  static func path(_ text: String) -> RESTProviderConfig.FieldPath { RESTProviderConfig.FieldPath(parsing: text)! }
+
+  static func config(
+    _ response: RESTProviderConfig.ResponseFields, user: RESTProviderConfig.Endpoint? = nil,
+    refresh: RESTProviderConfig.Endpoint? = nil
+  ) -> RESTProviderConfig {
+    let login = RESTProviderConfig.Endpoint(
+      path: "/login", body: [RESTProviderConfig.BodyField("p", RESTProviderConfig.Template([.placeholder(.password)]))])
+    return RESTProviderConfig(
+      baseURL: base, login: login, refresh: refresh, user: user, response: response, sessionLifetimeSeconds: 3600)
+  }
+
+  static func provider(_ config: RESTProviderConfig, _ handler: @escaping FormStubSite.Handler) -> RESTProvider {
+    RESTProvider(config: config, client: FormStubSite(handler), clock: ManualClock(now), log: Logger(level: .error))
+  }
+
+  static func json(_ text: String, status: Int = 200, bom: Bool = false) -> HTTPResponse {
+    HTTPResponse(
+      status: status, headers: [HTTPHeader("Content-Type", "text/html")],
+      body: (bom ? [0xEF, 0xBB, 0xBF] : []) + Array(text.utf8), finalURL: "")
+  }
+
+  static func login(_ provider: RESTProvider) async throws -> IssuedSession {
+    try await provider.login(alice, password: "pw", profile: "default")
+  }
+
+  static func code(_ body: () async throws -> Void) async -> ProviderError.Code? {
+    do {
+      try await body()
+      return nil
+    } catch let error as ProviderError {
+      return error.code
+    } catch {
+      return nil
+    }
+  }
+
+  static let unknownRule = AnswerRule([.init(path("error"), equals: .string("NO_SUCH_USER"))])
+
+  @Test func aRefusalIsGenericUnlessTheUnknownAccountRuleHolds() async {
+    let answer = Self.json(#"{"error": "NO_SUCH_USER"}"#, status: 401)
+    let generic = Self.provider(Self.config(.init(accessToken: Self.path("token")))) { _ in answer }
+    #expect(await Self.code { _ = try await Self.login(generic) } == .invalidCredentials)
+    let reading = Self.provider(
+      Self.config(.init(accessToken: Self.path("token"), unknownAccount: Self.unknownRule))) { _ in answer }
+    #expect(await Self.code { _ = try await Self.login(reading) } == .unknownAccount)
+    // Another refusal stays generic on the profile that reads unknown accounts.
+    let wrong = Self.provider(
+      Self.config(.init(accessToken: Self.path("token"), unknownAccount: Self.unknownRule))
+    ) { _ in Self.json(#"{"error": "BAD_PASSWORD"}"#, status: 401) }
+    #expect(await Self.code { _ = try await Self.login(wrong) } == .invalidCredentials)
+  }
+
+  /// Without a success rule, a 2xx is accepted on its token alone: one that is missing or a flag is a misread
+  /// answer, never a session.
+  @Test(arguments: [#"{}"#, #"{"token": "0"}"#, #"{"token": 12345678901}"#, #"{"token": true}"#])
+  func aTwoHundredWithoutAPlausibleTokenIsABadResponse(_ body: String) async {
+    let provider = Self.provider(Self.config(.init(accessToken: Self.path("token")))) { _ in Self.json(body) }
+    #expect(await Self.code { _ = try await Self.login(provider) } == .badResponse)
+  }
+
+  @Test func aTokenWithAStatedExpiryEndsWithoutARefreshEndpoint() async throws {
+    let fields = RESTProviderConfig.ResponseFields(accessToken: Self.path("token"), expiresIn: Self.path("ttl"))
+    let provider = Self.provider(Self.config(fields)) { _ in
+      Self.json(#"{"token": "tok-abcdefgh", "ttl": 600}"#, bom: true)
+    }
+    let session = try await Self.login(provider)
+    #expect(session.expiresAt == Self.now + 600)
+    #expect(session.providerState == nil)
+    #expect(session.tokenType == "Bearer")
+    #expect(await Self.code { _ = try await provider.refresh(session, profile: "default") } == .sessionRejected)
+  }
+
+  /// No `expiresIn`, no JWT `exp`: the next re-check, and with nobody to ask, the session is extended.
+  @Test func aTokenOfUnknownExpiryIsReCheckedNotEnded() async throws {
+    let provider = Self.provider(Self.config(.init(accessToken: Self.path("token")))) { _ in
+      Self.json(#"{"token": "tok-abcdefgh"}"#)
+    }
+    let session = try await Self.login(provider)
+    #expect(session.expiresAt == Self.now + 3600)
+    #expect(RESTSessionState.isRecheck(session.providerState))
+    guard case .issued(let extended) = try await provider.refresh(session, profile: "default") else {
+      Issue.record("a rest refresh issues a session")
+      return
+    }
+    #expect(extended.expiresAt == Self.now + 3600)
+    #expect(RESTSessionState.isRecheck(extended.providerState))
+    #expect(!provider.canRefresh(session))
+  }
+
+  /// A tokenless session carries the user and re-checks through the user endpoint, without a token: 403 ends it.
+  @Test func aTokenlessSessionIsReCheckedThroughTheUserEndpoint() async throws {
+    let fields = RESTProviderConfig.ResponseFields(
+      accessToken: nil, user: Self.path("user"), success: AnswerRule([.init(Self.path("ok"), equals: .string("1"))]))
+    let user = RESTProviderConfig.Endpoint(path: "/me", method: .get)
+    let site = FormStubSite { request in
+      if request.url.hasSuffix("/login") { return Self.json(#"{"ok": "1", "user": {"id": 7, "username": "alice"}}"#) }
+      return Self.json(#"{"error": "forbidden"}"#, status: 403)
+    }
+    let provider = RESTProvider(
+      config: Self.config(fields, user: user), client: site, clock: ManualClock(Self.now), log: Logger(level: .error))
+    let session = try await Self.login(provider)
+    #expect(session.tokenType == "none")
+    #expect(session.accessToken.withUnsafeBytes { $0.isEmpty })
+    #expect(session.user.id == "7")
+    #expect(await Self.code { _ = try await provider.refresh(session, profile: "default") } == .sessionRejected)
+    #expect(!site.requests.contains { $0.headers.contains { $0.name == "Authorization" } })
+  }
+}
