@@ -2,7 +2,19 @@
 // auth-sidecar: a JSON-RPC 2.0 stdio process that gives any program a complete client-side login.
 // One target per concern, each with its test target beside it. Crypto, SQL storage and HTML parsing
 // come from the system's OpenSSL, SQLite and libxml2 through system-library targets.
+import Foundation
 import PackageDescription
+
+// The one version of the whole project (binary, schema, both clients; Tests/Python/test_version.py checks the
+// copies), and the commit a release is built from (scripts/release sets AUTH_SIDECAR_COMMIT): both are carried into
+// the binary by CBuildInfo, for `auth-sidecar --version`.
+let version = (try? String(contentsOfFile: Context.packageDirectory + "/VERSION", encoding: .utf8))?
+  .trimmingCharacters(in: .whitespacesAndNewlines) ?? "0.0.0-unknown"
+let commit = Context.environment["AUTH_SIDECAR_COMMIT"] ?? ""
+/// A C string literal of `text`, keeping only what a version or a commit may hold.
+func cString(_ text: String) -> String {
+  "\"" + text.filter { $0.isASCII && ($0.isLetter || $0.isNumber || ".-+".contains($0)) } + "\""
+}
 
 let package = Package(
   name: "auth-sidecar",
@@ -22,6 +34,12 @@ let package = Package(
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     // Header-only: prctl (PR_SET_DUMPABLE), which the Glibc module does not show.
     .systemLibrary(name: "CProcessControl"),
+    // MARK: CBuildInfo — the version and commit, defined by this manifest
+    .target(
+      name: "CBuildInfo",
+      cSettings: [
+        .define("AUTH_SIDECAR_VERSION", to: cString(version)), .define("AUTH_SIDECAR_COMMIT", to: cString(commit)),
+      ]),
 
     // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
     .target(name: "AuthSupport", dependencies: ["CProcessControl"]),
@@ -110,7 +128,7 @@ let package = Package(
       name: "auth-sidecar",
       dependencies: [
         "AuthTransport", "AuthDispatch", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
-        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP",
+        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP", "CBuildInfo",
       ]),
     // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(

@@ -8,11 +8,19 @@ import AuthDispatch
 import AuthHTTP
 import AuthSupport
 import AuthTransport
+import CBuildInfo
 
 /// The entry point: parses options and hands over to the command. No logic of its own.
 @main
 enum AuthSidecar {
-  static let version = "0.1.0"
+  /// From the VERSION file, through the build (see Package.swift).
+  static let version = String(cString: auth_sidecar_version())
+
+  /// `--version`: the version, and the commit when the build recorded one (release builds do).
+  static var versionLine: String {
+    let commit = String(cString: auth_sidecar_commit())
+    return "auth-sidecar \(version) (\(commit.isEmpty ? "commit not recorded" : "commit \(commit)"))"
+  }
 
   static func main() {
     // First of all: from the first request on, memory holds passwords, tokens and the store key, which must
@@ -34,7 +42,7 @@ enum AuthSidecar {
     case .help:
       print(SidecarOptions.usage)
     case .version:
-      print("auth-sidecar \(version)")
+      print(versionLine)
     case .serve:
       serve(options, Wiring(options: options, config: loadConfig(options)))
     case .call(let method, let params):

@@ -225,7 +225,10 @@ export interface ExitStatus {
 // --- the client ---------------------------------------------------------------------------------
 
 export interface AuthSidecarOptions {
-  /** Path of the auth-sidecar executable; else `AUTH_SIDECAR_BIN`, else `auth-sidecar` on PATH. */
+  /**
+   * Path of the auth-sidecar executable; else `AUTH_SIDECAR_BIN`, else the one inside this package (release
+   * tarballs carry it), else `auth-sidecar` on PATH.
+   */
   binary?: string;
   /** `--state-dir`: where the session store lives. */
   stateDir?: string;
@@ -347,7 +350,10 @@ export declare class AuthSidecar extends EventEmitter {
   removeListener(event: string | symbol, listener: (...args: any[]) => void): this;
 }
 
-/** Where the sidecar binary is: `binary`, else `AUTH_SIDECAR_BIN`, else PATH. Throws BinaryNotFoundError. */
+/**
+ * Where the sidecar binary is: `binary`, else `AUTH_SIDECAR_BIN`, else the one inside this package (release
+ * tarballs carry it), else PATH. Throws BinaryNotFoundError.
+ */
 export declare function findBinary(options?: { binary?: string; env?: Record<string, string | undefined> }): string;
 
 // --- errors -------------------------------------------------------------------------------------

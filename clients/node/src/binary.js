@@ -1,11 +1,14 @@
-// Finding the auth-sidecar executable: options.binary, else $AUTH_SIDECAR_BIN, else `auth-sidecar`
-// on PATH.
+// Finding the auth-sidecar executable: options.binary, else $AUTH_SIDECAR_BIN, else the binary inside
+// this package (the release tarball carries one in bin/), else `auth-sidecar` on PATH.
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BinaryNotFoundError } from './errors.js';
 
 const NAME = 'auth-sidecar';
+/** Where a release package carries the binary (scripts/release); a source checkout has none there. */
+export const BUNDLED_BINARY = fileURLToPath(new URL(`../bin/${NAME}`, import.meta.url));
 
 /** @param {string} file */
 function isExecutableFile(file) {
@@ -41,6 +44,7 @@ export function findBinary(options = {}) {
       `auth-sidecar binary not found: AUTH_SIDECAR_BIN = ${JSON.stringify(fromEnv)} is not an executable file`,
     );
   }
+  if (isExecutableFile(BUNDLED_BINARY)) return BUNDLED_BINARY;
   const names =
     process.platform === 'win32'
       ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').filter(Boolean).map((ext) => NAME + ext.toLowerCase())
@@ -54,7 +58,8 @@ export function findBinary(options = {}) {
     }
   }
   throw new BinaryNotFoundError(
-    'auth-sidecar binary not found: pass options.binary, set AUTH_SIDECAR_BIN, or put `auth-sidecar` on PATH' +
+    'auth-sidecar binary not found: pass options.binary, set AUTH_SIDECAR_BIN, install a release package that' +
+      ' carries it, or put `auth-sidecar` on PATH' +
       ` (build it with \`swift build -c release --product auth-sidecar\`; searched ${tried.length} PATH entries)`,
   );
 }

@@ -1,8 +1,9 @@
 // Starting, finding the binary, closing (gracefully and by force), stderr, and failures at start.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { AuthSidecar, AuthSidecarError, BinaryNotFoundError, SidecarExitedError, findBinary } from '../src/index.js';
 import { BIN, PASSWORD, liveTest, now, rejection, since, startSidecar, tempDir } from '../test-support/harness.js';
@@ -38,6 +39,27 @@ describe('binary discovery', () => {
     const notExecutable = join(dir, 'plain-file');
     writeFileSync(notExecutable, '');
     assert.throws(() => findBinary({ binary: notExecutable }), BinaryNotFoundError);
+  });
+
+  test('the binary inside the package comes after options.binary and AUTH_SIDECAR_BIN, before PATH', async (t) => {
+    // A copy of the package with bin/auth-sidecar beside src/, as the release tarball lays it out.
+    const pkg = tempDir(t);
+    cpSync(new URL('../src', import.meta.url), join(pkg, 'src'), { recursive: true });
+    mkdirSync(join(pkg, 'bin'));
+    const bundled = join(pkg, 'bin', 'auth-sidecar');
+    writeFileSync(bundled, '#!/bin/sh\n');
+    chmodSync(bundled, 0o755);
+    const copy = await import(pathToFileURL(join(pkg, 'src', 'binary.js')).href);
+    const other = fakeBinary(t, 'exit 0');
+    const onPath = join(pkg, 'path');
+    mkdirSync(onPath);
+    symlinkSync(other, join(onPath, 'auth-sidecar'));
+    assert.equal(copy.BUNDLED_BINARY, bundled);
+    assert.equal(copy.findBinary({ env: { PATH: onPath } }), bundled);
+    assert.equal(copy.findBinary({ env: { AUTH_SIDECAR_BIN: other, PATH: onPath } }), other);
+    assert.equal(copy.findBinary({ binary: other, env: { PATH: onPath } }), other);
+    chmodSync(bundled, 0o644); // not executable: skipped, PATH next
+    assert.equal(copy.findBinary({ env: { PATH: onPath } }), join(onPath, 'auth-sidecar'));
   });
 
   test('start() rejects with BinaryNotFoundError, and so does every call after', async () => {

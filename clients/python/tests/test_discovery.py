@@ -32,6 +32,28 @@ def test_env_then_path(tmp_path, monkeypatch):
     assert resolve_binary() == str(on_path)
 
 
+def test_bundled_binary_comes_after_explicit_and_env_before_path(tmp_path, monkeypatch):
+    import auth_sidecar._common as common
+
+    # A release wheel carries the binary at auth_sidecar/bin/auth-sidecar; a source install has none.
+    assert common.BUNDLED_BINARY == os.path.join(os.path.dirname(common.__file__), "bin", "auth-sidecar")
+    bundled = write_script(tmp_path / "bundled", "#!/bin/sh\n")
+    monkeypatch.setattr(common, "BUNDLED_BINARY", str(bundled))
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    on_path = write_script(bindir / "auth-sidecar", "#!/bin/sh\n")
+    monkeypatch.setenv("PATH", str(bindir))
+    monkeypatch.delenv("AUTH_SIDECAR_BIN", raising=False)
+    assert resolve_binary() == str(bundled)
+    from_env = write_script(tmp_path / "from-env", "#!/bin/sh\n")
+    monkeypatch.setenv("AUTH_SIDECAR_BIN", str(from_env))
+    assert resolve_binary() == str(from_env)
+    assert resolve_binary(on_path) == str(on_path)
+    monkeypatch.delenv("AUTH_SIDECAR_BIN")
+    bundled.chmod(0o644)  # not executable: skipped, PATH next
+    assert resolve_binary() == str(on_path)
+
+
 def test_none_found_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.delenv("AUTH_SIDECAR_BIN", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -62,21 +62,28 @@ class _Default:
 DEFAULT: Any = _Default()
 
 
+#: Where a release wheel carries the binary (see setup.py); a source install has none there.
+BUNDLED_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", BINARY_NAME)
+
+
 def resolve_binary(binary: Optional[PathLike] = None) -> str:
-    """The executable to run: ``binary``, else ``$AUTH_SIDECAR_BIN``, else ``auth-sidecar`` on PATH."""
+    """The executable to run: ``binary``, else ``$AUTH_SIDECAR_BIN``, else the binary inside this
+    package (release wheels carry one), else ``auth-sidecar`` on PATH."""
     if binary is not None:
         return _checked(os.fspath(binary), "binary=")
     from_env = os.environ.get(ENV_BINARY)
     if from_env:
         return _checked(from_env, f"${ENV_BINARY}")
+    if os.path.isfile(BUNDLED_BINARY) and os.access(BUNDLED_BINARY, os.X_OK):
+        return BUNDLED_BINARY
     import shutil  # here, not at import: only starting a client needs it
 
     found = shutil.which(BINARY_NAME)
     if found:
         return found
     raise BinaryNotFound(
-        f"cannot find the {BINARY_NAME} executable: pass binary=..., set {ENV_BINARY}, "
-        f"or put {BINARY_NAME} on PATH"
+        f"cannot find the {BINARY_NAME} executable: pass binary=..., set {ENV_BINARY}, install a wheel "
+        f"that carries it, or put {BINARY_NAME} on PATH"
     )
 
 

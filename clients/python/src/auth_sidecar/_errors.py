@@ -361,7 +361,8 @@ class ClientClosed(SidecarExited):
 
 
 class BinaryNotFound(SidecarError, FileNotFoundError):
-    """No auth-sidecar executable: pass ``binary=``, set ``AUTH_SIDECAR_BIN`` or put it on PATH."""
+    """No auth-sidecar executable: not passed as ``binary=``, not in ``AUTH_SIDECAR_BIN``, not in the
+    package (only release wheels carry it) and not on PATH."""
 
     def __init__(self, message: str) -> None:
         SidecarError.__init__(self, message)

@@ -86,7 +86,8 @@ class AuthSidecar(BaseClient):
     and :meth:`close`. Every method is thread-safe; calls from several threads are multiplexed
     over the one process and matched by id.
 
-    :param binary: the executable; else ``$AUTH_SIDECAR_BIN``, else ``auth-sidecar`` on PATH.
+    :param binary: the executable; else ``$AUTH_SIDECAR_BIN``, else the one inside the package (release
+        wheels), else ``auth-sidecar`` on PATH.
     :param state_dir: ``--state-dir`` (the session store).
     :param config: ``--config`` (the profiles file).
     :param log_level: ``--log-level`` (error, warning, info, debug, trace). Its stderr is read
