@@ -1,4 +1,5 @@
 import AuthHTTP
+import AuthValidation
 
 /// Settings of the `rest` provider: any JSON or form login API (Django REST framework SimpleJWT, a
 /// `POST /auth/login → {token, user}` API, …), described by its endpoints, body templates and the paths of
@@ -29,11 +30,14 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let authScheme: String
   /// The longest one call to the API may take, retries included.
   package let timeoutSeconds: Int
+  /// What a login request carries beyond the account and password: kind names, host context, an encrypted password.
+  package let loginRequest: LoginRequest
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
     register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
-    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds
+    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds,
+    loginRequest: LoginRequest = .plain
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
     self.baseURL = baseURL
@@ -47,6 +51,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.headers = headers
     self.authScheme = authScheme
     self.timeoutSeconds = timeoutSeconds
+    self.loginRequest = loginRequest
   }
 
   /// The absolute URL of `endpoint`.
@@ -100,7 +105,8 @@ package struct RESTProviderConfig: Sendable, Equatable {
 
   /// The values a body template can take from the request at hand.
   package enum Placeholder: String, Sendable, Equatable, CaseIterable {
-    /// What the user typed to log in (whatever its kind); at registration the username.
+    /// What the user typed to log in (whatever its kind), surrounding white space trimmed; at registration the
+    /// username.
     case username
     case password
     /// Same as `username`, for APIs whose single login field takes a username, an email or a phone.
@@ -108,6 +114,25 @@ package struct RESTProviderConfig: Sendable, Equatable {
     /// The account when it is an email (login), or the registration's email.
     case email
     case refreshToken
+    /// Login only: the account as validation normalized it (an email's domain lower-cased, a phone in E.164).
+    case accountNormalized
+    /// Login only, phones only: `+8613812345678`.
+    case phoneE164
+    /// Login only, phones only: the national number, digits only (`13812345678`).
+    case phoneNational
+    /// Login only, emails only: the address with its domain lower-cased.
+    case emailNormalized
+    /// Login only: `phone`, `email` or `username`, or the name `loginRequest.accountKinds` gives it.
+    case accountKind
+
+    /// The values only an account of one kind has; a login whose account is of another kind cannot be sent.
+    package var requiredAccountKind: AccountKind? {
+      switch self {
+      case .phoneE164, .phoneNational: .phone
+      case .emailNormalized: .email
+      default: nil
+      }
+    }
   }
 
   /// A body value: literal text with `{placeholder}`s, checked when the config loads.
@@ -115,6 +140,8 @@ package struct RESTProviderConfig: Sendable, Equatable {
     package enum Segment: Sendable, Equatable {
       case text(String)
       case placeholder(Placeholder)
+      /// `{context.name}`: a value the host supplied with the login, under a name the profile declares.
+      case context(String)
     }
 
     package let segments: [Segment]

@@ -26,7 +26,7 @@ enum RESTProviderDecoder {
   static let keys = [
     "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
     "timeoutSeconds",
-  ]
+  ] + RESTLoginRequestDecoder.keys
   static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
   static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
@@ -49,7 +49,10 @@ enum RESTProviderDecoder {
 
     var placeholders: [RESTProviderConfig.Placeholder] {
       switch self {
-      case .login, .register: [.username, .password, .account, .email]
+      case .login:
+        [.username, .password, .account, .email, .accountNormalized, .phoneE164, .phoneNational, .emailNormalized,
+          .accountKind]
+      case .register: [.username, .password, .account, .email]
       case .refresh, .logout: [.refreshToken]
       case .user: []
       }
@@ -67,7 +70,8 @@ enum RESTProviderDecoder {
         "is required for provider \"rest\": at least baseURL, login and response")
     }
     let baseURL = try baseURL(object)
-    guard let login = try endpoint(.login, in: object) else {
+    let loginRequest = try RESTLoginRequestDecoder.settings(object, baseURL: baseURL)
+    guard let login = try endpoint(.login, in: object, context: loginRequest.contextNames) else {
       throw SettingError(object.path.appending("login"), "is required: the login endpoint")
     }
     let response = try responseFields(object)
@@ -87,7 +91,8 @@ enum RESTProviderDecoder {
       userFields: try userFields(object),
       headers: try headers(object),
       authScheme: authScheme,
-      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds
+      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds,
+      loginRequest: loginRequest
     )
   }
 
@@ -112,7 +117,10 @@ enum RESTProviderDecoder {
 
   // MARK: - Endpoints
 
-  static func endpoint(_ role: Role, in object: ConfigObject) throws(SettingError) -> RESTProviderConfig.Endpoint? {
+  /// - Parameter context: the `{context.name}`s a login body may use.
+  static func endpoint(_ role: Role, in object: ConfigObject, context: [String] = []) throws(SettingError)
+    -> RESTProviderConfig.Endpoint?
+  {
     guard let endpoint = try object.object(role.rawValue, allowedKeys: role.keys) else { return nil }
     guard let path = try endpoint.string("path") else {
       throw SettingError(endpoint.path.appending("path"), "is required: the path after baseURL, starting with /")
@@ -127,7 +135,7 @@ enum RESTProviderDecoder {
     let rule = "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")) (upper case)"
     let method = try endpoint.method("method", of: allowed, rule: rule) ?? role.defaultMethod
     let encoding = try Self.encoding(endpoint)
-    let body = try Self.body(endpoint, role: role)
+    let body = try Self.body(endpoint, role: role, context: context)
     if !body.isEmpty, method == .get {
       throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
     }
@@ -135,6 +143,7 @@ enum RESTProviderDecoder {
     switch role {
     case .login:
       try require(.password, in: body, endpoint)
+      try requireOneAccountKind(body, endpoint)
     case .register:
       try require(.password, in: body, endpoint)
       try require(.username, in: body, endpoint)
@@ -176,8 +185,21 @@ enum RESTProviderDecoder {
     }
   }
 
+  /// `{phoneE164}` and `{emailNormalized}` in one login body could never both have a value.
+  static func requireOneAccountKind(_ body: [RESTProviderConfig.BodyField], _ endpoint: ConfigObject)
+    throws(SettingError)
+  {
+    let kinds = Set(body.flatMap(\.template.placeholders).compactMap(\.requiredAccountKind))
+    guard kinds.count <= 1 else {
+      throw SettingError(
+        endpoint.path.appending("body"), "uses values of a phone and of an email: no account has both")
+    }
+  }
+
   /// A flat object of string templates.
-  static func body(_ endpoint: ConfigObject, role: Role) throws(SettingError) -> [RESTProviderConfig.BodyField] {
+  static func body(_ endpoint: ConfigObject, role: Role, context: [String]) throws(SettingError)
+    -> [RESTProviderConfig.BodyField]
+  {
     guard let body = try endpoint.object("body", allowedKeys: nil) else { return [] }
     var fields: [RESTProviderConfig.BodyField] = []
     for member in body.members {
@@ -186,16 +208,17 @@ enum RESTProviderDecoder {
       guard case .string(let text) = member.value else {
         throw SettingError(path, "must be a string, not \(ConfigObject.describe(member.value))")
       }
-      fields.append(RESTProviderConfig.BodyField(member.key, try template(text, allowed: role.placeholders, at: path)))
+      let parsed = try template(text, allowed: role.placeholders, context: context, at: path)
+      fields.append(RESTProviderConfig.BodyField(member.key, parsed))
     }
     return fields
   }
 
-  /// Splits `text` at `{name}` placeholders. A `{` that does not start `{letters}` is literal text; a
-  /// `{letters}` that is not an allowed placeholder is an error (most likely a typo that would otherwise be
-  /// sent to the server as it stands).
+  /// Splits `text` at `{name}` placeholders and `{context.name}` values. A `{` that does not start `{name}` (a
+  /// letter, then letters or digits) is literal text; a `{name}` that is not an allowed placeholder, or a `{context.name}` the profile does not
+  /// declare, is an error (most likely a typo that would otherwise be sent to the server as it stands).
   static func template(
-    _ text: String, allowed: [RESTProviderConfig.Placeholder], at path: JSONPath
+    _ text: String, allowed: [RESTProviderConfig.Placeholder], context: [String] = [], at path: JSONPath
   ) throws(SettingError) -> RESTProviderConfig.Template {
     var segments: [RESTProviderConfig.Template.Segment] = []
     var literal = ""
@@ -203,7 +226,23 @@ enum RESTProviderDecoder {
     while let open = rest.firstIndex(of: "{") {
       literal += rest[..<open]
       let afterOpen = rest.index(after: open)
-      let name = rest[afterOpen...].prefix { $0.isASCII && $0.isLetter }
+      // Letters, then letters or digits (`{phoneE164}`).
+      let name = rest[afterOpen...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
+      guard name.first?.isLetter ?? true else {
+        literal += "{"
+        rest = rest[afterOpen...]
+        continue
+      }
+      if let (contextName, close) = contextReference(rest, name: name) {
+        guard context.contains(contextName) else {
+          throw SettingError(path, "uses {context.\(contextName)}, which is not in the profile's rest.context list")
+        }
+        if !literal.isEmpty { segments.append(.text(literal)) }
+        literal = ""
+        segments.append(.context(contextName))
+        rest = rest[rest.index(after: close)...]
+        continue
+      }
       let close = name.endIndex
       guard !name.isEmpty, close < rest.endIndex, rest[close] == "}" else {
         literal += "{"
@@ -225,6 +264,17 @@ enum RESTProviderDecoder {
     literal += rest
     if !literal.isEmpty { segments.append(.text(literal)) }
     return RESTProviderConfig.Template(segments)
+  }
+
+  /// `{context.name}` at `name` (the letters after `{`): the name and the index of its `}`.
+  private static func contextReference(_ rest: Substring, name: Substring) -> (String, Substring.Index)? {
+    guard name == "context", name.endIndex < rest.endIndex, rest[name.endIndex] == "." else { return nil }
+    let nameStart = rest.index(after: name.endIndex)
+    let contextName = rest[nameStart...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    guard !contextName.isEmpty, contextName.endIndex < rest.endIndex, rest[contextName.endIndex] == "}" else {
+      return nil
+    }
+    return (String(contextName), contextName.endIndex)
   }
 
   // MARK: - Answers

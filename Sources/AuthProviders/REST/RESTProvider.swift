@@ -17,23 +17,27 @@ package final class RESTProvider: IdentityProvider {
   /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
   static let defaultLifetimeSeconds: Int64 = 300
 
-  private let config: RESTProviderConfig
-  private let client: any HTTPClient
+  let config: RESTProviderConfig
+  let client: any HTTPClient
   private let clock: any Clock
   private let log: Logger
+  /// Set when the API wants `{password}` encrypted with its RSA key.
+  let passwordEncryption: RESTPasswordEncryption?
 
   package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
     self.config = config
     self.client = client
     self.clock = clock
     self.log = log
+    passwordEncryption = config.loginRequest.passwordEncryption.map(RESTPasswordEncryption.init)
   }
 
   // MARK: - Login
 
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
-    let response = try await send(
-      config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
+    let values = RESTTemplateValues.login(
+      account, password: try await passwordToSend(password), request: config.loginRequest)
+    let response = try await send(config.login, values, bearer: nil, idempotent: false)
     try StatusRule.login.check(response, "rest login")
     guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest login answer is not a JSON object")
@@ -54,20 +58,21 @@ package final class RESTProvider: IdentityProvider {
   private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, account: LoginAccount) async throws
     -> UserInfo
   {
-    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text) {
+    // What the user typed is the name the server knows them by.
+    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed) {
       return user
     }
     if config.user != nil {
       do {
-        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: account.text)
+        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: account.typed)
       } catch let error as ProviderError where error.code == .sessionRejected {
         // The token just issued is refused by the same API: its answer cannot be trusted.
         throw ProviderError(.badResponse, "rest user endpoint refused the new access token")
       }
     }
-    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.text) { return user }
+    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.typed) { return user }
     return UserInfo(
-      id: account.text, username: account.text, email: account.kind == .email ? account.text : nil,
+      id: account.typed, username: account.typed, email: account.kind == .email ? account.text : nil,
       phone: account.kind == .phone ? account.text : nil)
   }
 
@@ -86,8 +91,8 @@ package final class RESTProvider: IdentityProvider {
 
   package func register(_ registration: Registration, password: String) async throws -> UserInfo {
     guard let endpoint = config.register else { throw ProviderError(.unsupported, "no register endpoint configured") }
-    let response = try await send(
-      endpoint, RESTTemplateValues.registration(registration, password: password), bearer: nil, idempotent: false)
+    let values = RESTTemplateValues.registration(registration, password: try await passwordToSend(password))
+    let response = try await send(endpoint, values, bearer: nil, idempotent: false)
     try StatusRule.register.check(response, "rest register")
     let answer = RESTAnswer.json(response.body)
     guard !RESTAnswer.saysFailed(answer, config.response) else {
@@ -173,6 +178,11 @@ package final class RESTProvider: IdentityProvider {
 
   // MARK: - Transport
 
+  /// Sends one request to `url` within the profile's `timeoutSeconds`, retries included.
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
+  }
+
   /// Sends one request to `endpoint` within the profile's `timeoutSeconds`, retries included.
   private func send(
     _ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues, bearer: SecretBytes?, idempotent: Bool
@@ -187,7 +197,7 @@ package final class RESTProvider: IdentityProvider {
     let request = HTTPRequest(
       method: endpoint.method, url: config.url(endpoint), headers: headers, body: body?.bytes,
       redirects: .followSameOrigin(max: 3), idempotent: idempotent)
-    return try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
+    return try await send(request)
   }
 
   /// The access token goes back in an `Authorization` header: visible ASCII only (RFC 6750's b64token is
