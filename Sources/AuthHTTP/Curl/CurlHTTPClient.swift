@@ -21,6 +21,12 @@ package final class CurlHTTPClient: HTTPClient {
   let log: Logger
   let rules: RetryRules
 
+  /// Why no request can be sent on this machine (libcurl missing or too old, with how to fix it), or nil. Loads
+  /// libcurl: for a start-up check of a config that will need it anyway.
+  package static var unavailableReason: String? {
+    if case .failure(let error) = LibCurl.shared { error.detail } else { nil }
+  }
+
   package init(
     policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
     clock: any Clock = SystemClock(), log: Logger
