@@ -17,7 +17,8 @@ extension RESTProviderConfig {
     package let passwordEncryption: PasswordEncryption?
 
     package init(
-      accountKinds: [AccountKind: String] = [:], contextNames: [String] = [], passwordEncryption: PasswordEncryption? = nil
+      accountKinds: [AccountKind: String] = [:], contextNames: [String] = [],
+      passwordEncryption: PasswordEncryption? = nil
     ) {
       self.accountKinds = accountKinds
       self.contextNames = contextNames

@@ -24,7 +24,8 @@ enum LoginContext {
           field: key + "." + name)
       }
       guard case .string(let text) = member.value else {
-        throw .invalidParams("context \"\(name)\" must be a string, not \(member.value.typeName)", field: key + "." + name)
+        throw .invalidParams(
+          "context \"\(name)\" must be a string, not \(member.value.typeName)", field: key + "." + name)
       }
       context[member.key] = text
     }

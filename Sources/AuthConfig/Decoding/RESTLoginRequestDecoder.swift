@@ -21,7 +21,9 @@ enum RESTLoginRequestDecoder {
     "must be a name of ASCII letters, digits and _ starting with a letter, at most "
     + "\(RESTProviderConfig.LoginRequest.contextNameMaxLength) characters"
 
-  static func settings(_ object: ConfigObject, baseURL: String) throws(SettingError) -> RESTProviderConfig.LoginRequest {
+  static func settings(_ object: ConfigObject, baseURL: String) throws(SettingError)
+    -> RESTProviderConfig.LoginRequest
+  {
     RESTProviderConfig.LoginRequest(
       accountKinds: try accountKinds(object), contextNames: try contextNames(object),
       passwordEncryption: try passwordEncryption(object, baseURL: baseURL))
@@ -74,7 +76,8 @@ enum RESTLoginRequestDecoder {
     let key = try self.key(settings, baseURL: baseURL)
     typealias Encryption = RESTProviderConfig.PasswordEncryption
     guard let paddingName = try settings.string("padding") else {
-      throw SettingError(settings.path.appending("padding"), #"is required: "pkcs1" or "oaep-sha256", as the server decrypts"#)
+      throw SettingError(
+        settings.path.appending("padding"), #"is required: "pkcs1" or "oaep-sha256", as the server decrypts"#)
     }
     guard let padding = Encryption.Padding(rawValue: paddingName) else {
       throw SettingError(settings.path.appending("padding"), #"must be "pkcs1" or "oaep-sha256""#)

@@ -59,7 +59,9 @@ package final class RESTProvider: IdentityProvider {
     -> UserInfo
   {
     // What the user typed is the name the server knows them by.
-    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed) {
+    if let object = tokens.user,
+      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed)
+    {
       return user
     }
     if config.user != nil {
