@@ -21,11 +21,9 @@ package final class CurlHTTPClient: HTTPClient {
   let log: Logger
   let rules: RetryRules
 
-  /// Why no request can be sent on this machine (libcurl missing or too old, with how to fix it), or nil. Loads
-  /// libcurl: for a start-up check of a config that will need it anyway.
-  package static var unavailableReason: String? {
-    if case .failure(let error) = LibCurl.shared { error.detail } else { nil }
-  }
+  /// Why no request can be sent on this machine (libcurl missing, with how to install it), or nil; for a
+  /// start-up check of a config with remote profiles. Does not load libcurl when it is installed.
+  package static var unavailableReason: String? { LibCurl.missingReason() }
 
   package init(
     policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
