@@ -63,7 +63,8 @@ let package = Package(
 
     // MARK: AuthConfig — the profiles config file
     // AuthHTTP: a configured URL is held to the HTTP client's own rule (`RequestTarget`, `Loopback`).
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP"]),
+    // AuthCrypto: an RSA public key given for password encryption is decoded when the config loads.
+    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP", "AuthCrypto"]),
     .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig", "AuthHTTP"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto

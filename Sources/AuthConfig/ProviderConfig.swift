@@ -1,3 +1,5 @@
+import AuthValidation
+
 /// The provider a profile logs in with, holding that provider's own settings.
 ///
 /// Each provider is a case with its own settings type, read from the profile key named after the provider
@@ -26,6 +28,16 @@ package enum ProviderConfig: Sendable, Equatable {
     case .local, .rest, .form: [.password]
     case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? [.password] : []) + oauth2.flows
     }
+  }
+
+  /// The names a host may send in `login {context: {…}}`: a `rest` profile's `context` list; none elsewhere.
+  package var loginContextNames: [String] {
+    if case .rest(let rest) = self { rest.loginRequest.contextNames } else { [] }
+  }
+
+  /// The one kind of account a password login can send (see `RESTProviderConfig.loginAccountKind`).
+  package var loginAccountKind: AccountKind? {
+    if case .rest(let rest) = self { rest.loginAccountKind } else { nil }
   }
 }
 

@@ -1,4 +1,5 @@
 import AuthHTTP
+import AuthValidation
 
 /// Settings of the `rest` provider: any JSON or form login API (Django REST framework SimpleJWT, a
 /// `POST /auth/login → {token, user}` API, …), described by its endpoints, body templates and the paths of
@@ -31,12 +32,15 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let timeoutSeconds: Int
   /// How long a session of unknown expiry lasts before it is re-checked with the server (see `SessionLifetime`).
   package let sessionLifetimeSeconds: Int
+  /// What a login request carries beyond the account and password: kind names, host context, an encrypted password.
+  package let loginRequest: LoginRequest
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
     register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
     authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds,
-    sessionLifetimeSeconds: Int = SessionLifetime.defaultSeconds
+    sessionLifetimeSeconds: Int = SessionLifetime.defaultSeconds,
+    loginRequest: LoginRequest = .plain
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
     precondition(
@@ -53,6 +57,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.authScheme = authScheme
     self.timeoutSeconds = timeoutSeconds
     self.sessionLifetimeSeconds = sessionLifetimeSeconds
+    self.loginRequest = loginRequest
   }
 
   /// A tokenless API: its sessions carry the user and no access token.
@@ -109,7 +114,8 @@ package struct RESTProviderConfig: Sendable, Equatable {
 
   /// The values a body template can take from the request at hand.
   package enum Placeholder: String, Sendable, Equatable, CaseIterable {
-    /// What the user typed to log in (whatever its kind); at registration the username.
+    /// What the user typed to log in (whatever its kind), surrounding white space trimmed; at registration the
+    /// username.
     case username
     case password
     /// Same as `username`, for APIs whose single login field takes a username, an email or a phone.
@@ -117,6 +123,25 @@ package struct RESTProviderConfig: Sendable, Equatable {
     /// The account when it is an email (login), or the registration's email.
     case email
     case refreshToken
+    /// Login only: the account as validation normalized it (an email's domain lower-cased, a phone in E.164).
+    case accountNormalized
+    /// Login only, phones only: `+8613812345678`.
+    case phoneE164
+    /// Login only, phones only: the national number, digits only (`13812345678`).
+    case phoneNational
+    /// Login only, emails only: the address with its domain lower-cased.
+    case emailNormalized
+    /// Login only: `phone`, `email` or `username`, or the name `loginRequest.accountKinds` gives it.
+    case accountKind
+
+    /// The values only an account of one kind has; a login whose account is of another kind cannot be sent.
+    package var requiredAccountKind: AccountKind? {
+      switch self {
+      case .phoneE164, .phoneNational: .phone
+      case .emailNormalized: .email
+      default: nil
+      }
+    }
   }
 
   /// A body value: literal text with `{placeholder}`s, checked when the config loads.
@@ -124,6 +149,8 @@ package struct RESTProviderConfig: Sendable, Equatable {
     package enum Segment: Sendable, Equatable {
       case text(String)
       case placeholder(Placeholder)
+      /// `{context.name}`: a value the host supplied with the login, under a name the profile declares.
+      case context(String)
     }
 
     package let segments: [Segment]

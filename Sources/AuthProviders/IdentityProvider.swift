@@ -21,6 +21,10 @@ package protocol IdentityProvider: Sendable {
   func interactiveLogin(_ flow: LoginFlow, profile: String, prompt: @escaping LoginPromptSink)
     async throws -> IssuedSession
 
+  /// Which of the `configured` login flows this provider can serve now, for `status`. The default offers them
+  /// all; an `oauth2` provider keeps only the flows its server announced (see `OfferedLoginFlows`).
+  func offeredLoginFlows(_ configured: [LoginFlow]) async -> OfferedLoginFlows
+
   /// Creates an account. The default answers `unsupported`.
   /// - Throws: `ProviderError` (`alreadyExists`, `unsupported`, …).
   func register(_ registration: Registration, password: String) async throws -> UserInfo

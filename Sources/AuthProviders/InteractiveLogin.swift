@@ -28,3 +28,22 @@ extension IdentityProvider {
     throw ProviderError(.unsupported, "\(kind) has no \(flow.rawValue) login")
   }
 }
+
+/// The sign-ins `status` offers for a profile: never one whose `login` would answer `unsupported`.
+package struct OfferedLoginFlows: Sendable, Equatable {
+  package var flows: [LoginFlow]
+  /// Nil when no server document decides the flows. Otherwise whether that document (OAuth2 discovery) is still
+  /// to be fetched: `flows` are then the configured ones, not yet checked against what the server announces.
+  package var discoveryPending: Bool?
+
+  package init(_ flows: [LoginFlow], discoveryPending: Bool? = nil) {
+    self.flows = flows
+    self.discoveryPending = discoveryPending
+  }
+}
+
+extension IdentityProvider {
+  package func offeredLoginFlows(_ configured: [LoginFlow]) async -> OfferedLoginFlows {
+    OfferedLoginFlows(configured)
+  }
+}

@@ -1,14 +1,24 @@
-/// The account a user typed into a login form, already validated and normalized.
+/// The account a user typed into a login form, already validated, with what the host sent along with it.
 package struct LoginAccount: Sendable, Equatable {
   package enum Kind: String, Sendable { case username, email, phone }
 
   package var kind: Kind
-  /// The normalized text (trimmed; an email's domain lower-cased; a phone in E.164).
+  /// The normalized text (trimmed; an email's domain lower-cased; a phone in E.164): what local accounts are
+  /// looked up by.
   package var text: String
+  /// Exactly what the user typed, surrounding white space trimmed. Servers store identities as their users typed
+  /// them, so this — not `text` — is what a remote login sends as `{account}` and `{username}`.
+  package var typed: String
+  /// Values the host supplied with the login (a device id, an app version), already checked against the names
+  /// the profile declares; a `rest` login body uses them as `{context.name}`.
+  package var context: [String: String]
 
-  package init(kind: Kind, text: String) {
+  /// - Parameter typed: what the user typed, trimmed; `text` when nil.
+  package init(kind: Kind, text: String, typed: String? = nil, context: [String: String] = [:]) {
     self.kind = kind
     self.text = text
+    self.typed = typed ?? text
+    self.context = context
   }
 }
 

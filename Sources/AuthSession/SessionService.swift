@@ -110,9 +110,22 @@ package final class SessionService: Sendable {
       log.warning("profile \(name): the stored session was unusable; nothing to revoke at the provider")
       return false
     }
-    let revoked = (try? await withDeadline(revokeTimeout) { try await profile.provider.revoke(stored.session) }) != nil
-    if !revoked { log.warning("profile \(name): revocation at the provider did not complete") }
-    return revoked
+    do {
+      // nil: the deadline passed first.
+      if try await withDeadline(revokeTimeout, { try await profile.provider.revoke(stored.session) }) != nil {
+        return true
+      }
+      log.warning("profile \(name): revocation at the provider did not complete")
+      return false
+    } catch let error as ProviderError where error.code == .unsupported {
+      // A provider with nothing to revoke (a rest profile without a logout endpoint) is documented behaviour,
+      // answered `revoked: false`; not a warning on every logout.
+      log.debug("profile \(name): nothing revoked at the provider (\(error.detail))")
+      return false
+    } catch {
+      log.warning("profile \(name): revocation at the provider did not complete")
+      return false
+    }
   }
 
   // MARK: - Status
@@ -120,8 +133,8 @@ package final class SessionService: Sendable {
   package struct ProfileStatus: Sendable {
     package let name: String
     package let provider: ProviderKind
-    /// See `ProviderConfig.loginFlows`.
-    package let loginFlows: [LoginFlow]
+    /// `ProviderConfig.loginFlows`, less those the provider's server cannot serve (see `OfferedLoginFlows`).
+    package let loginFlows: OfferedLoginFlows
     package let loggedIn: Bool
     package let expiresAt: Int64?
     package let username: String?
@@ -130,11 +143,16 @@ package final class SessionService: Sendable {
   package func status() async throws -> [ProfileStatus] {
     let names = profileNames
     let records = try await storedRecords(names)
-    return zip(names, records).map { name, record in
-      ProfileStatus(
-        name: name, provider: profiles[name]!.provider.kind, loginFlows: profiles[name]!.config.provider.loginFlows,
-        loggedIn: record != nil, expiresAt: record?.expiresAt,
-        username: record.flatMap(StoredSession.init)?.session.user.username)
+    var statuses: [ProfileStatus] = []
+    for (name, record) in zip(names, records) {
+      let profile = profiles[name]!
+      statuses.append(
+        ProfileStatus(
+          name: name, provider: profile.provider.kind,
+          loginFlows: await profile.provider.offeredLoginFlows(profile.config.provider.loginFlows),
+          loggedIn: record != nil, expiresAt: record?.expiresAt,
+          username: record.flatMap(StoredSession.init)?.session.user.username))
     }
+    return statuses
   }
 }

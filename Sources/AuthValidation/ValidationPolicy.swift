@@ -15,6 +15,8 @@ package struct ValidationPolicy: Sendable {
   package let passwordMaxLength: Int
   package let usernameMinLength: Int
   package let usernameMaxLength: Int
+  /// Whether registration accepts email addresses in any script (RFC 6531); a login always does.
+  package let emailUnicode: Bool
   /// Compiled once here so that a bad pattern fails at start-up, not on a request.
   let compiledUsernamePattern: UsernamePattern?
 
@@ -29,7 +31,8 @@ package struct ValidationPolicy: Sendable {
     passwordMaxLength: Int? = nil,
     usernameMinLength: Int? = nil,
     usernameMaxLength: Int? = nil,
-    usernamePattern: String? = nil
+    usernamePattern: String? = nil,
+    emailUnicode: Bool = true
   ) throws(ValidationPolicyError) {
     let passwordDefaults = passwordPreset.defaultLengthRange
     let usernameDefaults = Self.defaultUsernameLengthRange
@@ -40,6 +43,7 @@ package struct ValidationPolicy: Sendable {
     self.usernameMaxLength = try Self.checked(usernameMaxLength ?? usernameDefaults.upperBound, "usernameMaxLength")
     try Self.checkOrder(self.passwordMinLength, self.passwordMaxLength, "passwordMinLength")
     try Self.checkOrder(self.usernameMinLength, self.usernameMaxLength, "usernameMinLength")
+    self.emailUnicode = emailUnicode
     compiledUsernamePattern = try usernamePattern.map { pattern throws(ValidationPolicyError) in
       try UsernamePattern(pattern)
     }
@@ -53,6 +57,7 @@ package struct ValidationPolicy: Sendable {
     usernameMinLength = Self.defaultUsernameLengthRange.lowerBound
     usernameMaxLength = Self.defaultUsernameLengthRange.upperBound
     compiledUsernamePattern = nil
+    emailUnicode = true
   }
 
   private static func checked(_ length: Int, _ setting: String) throws(ValidationPolicyError) -> Int {

@@ -49,7 +49,7 @@ package struct Validator: Sendable {
     case .username:
       outcome = username.check(trimmingWhitespace(text), purpose: purpose)
     case .email:
-      outcome = EmailRule.check(trimmingWhitespace(text))
+      outcome = EmailRule.check(trimmingWhitespace(text), purpose: purpose, unicode: policy.emailUnicode)
     case .phone:
       outcome = PhoneRule.check(trimmingWhitespace(text))
     case .password:
@@ -59,9 +59,19 @@ package struct Validator: Sendable {
     return FieldReport(field: field, value: outcome.value, kind: kind, issues: issues(outcome.codes, subject, locale))
   }
 
+  /// `field` refused because the profile's login API takes only accounts of kind `needed` (its body uses
+  /// `{phoneE164}`, say, and the user typed an email): `invalid_format`, worded as for that kind ("Account is not
+  /// a valid phone number."), so a form shows what to type instead.
+  package func wrongAccountKind(
+    _ field: FieldName, value: String, kind: AccountKind?, needed: AccountKind, locale: MessageLocale
+  ) -> FieldReport {
+    let issues = issues(ValidationCodeSet(.invalidFormat), MessageSubject(account: needed), locale)
+    return FieldReport(field: field, value: value, kind: kind, issues: issues)
+  }
+
   private func check(_ trimmed: Substring, as kind: AccountKind, purpose: ValidationPurpose) -> RuleOutcome {
     switch kind {
-    case .email: EmailRule.check(trimmed)
+    case .email: EmailRule.check(trimmed, purpose: purpose, unicode: policy.emailUnicode)
     case .phone: PhoneRule.check(trimmed)
     case .username: username.check(trimmed, purpose: purpose)
     }

@@ -12,6 +12,7 @@
 #include <openssl/rsa.h>
 #include <openssl/ec.h>
 #include <openssl/bn.h>
+#include <openssl/decoder.h>
 
 /* OSSL_PARAM_BLD stores the key-name and value pointers it is given and reads them later (the names end up
    inside the built OSSL_PARAM array). A Swift string bridged to `const char *` dies when the call returns, so

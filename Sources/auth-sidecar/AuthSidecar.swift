@@ -44,9 +44,9 @@ enum AuthSidecar {
     case .version:
       print(versionLine)
     case .serve:
-      serve(options, Wiring(options: options, config: loadConfig(options)))
+      serve(options, Wiring(options: options, config: remoteReady(loadConfig(options))))
     case .call(let method, let params):
-      let wiring = Wiring(options: options, config: loadConfig(options))
+      let wiring = Wiring(options: options, config: remoteReady(loadConfig(options)))
       exit(CallCommand(wiring: wiring).run(method: method, paramsArgument: params))
     case .users(let command):
       let wiring = Wiring(options: options, config: loadConfig(options))
@@ -62,6 +62,17 @@ enum AuthSidecar {
       Logger.standardError("auth-sidecar: config error: \(error)\n")
       exit(78)
     }
+  }
+
+  /// `config`, or exit 78 when it has a remote profile and this machine cannot send HTTP (libcurl is missing):
+  /// said at start, naming the library and how to install it, rather than as an error on every remote login.
+  static func remoteReady(_ config: SidecarConfig) -> SidecarConfig {
+    let remote = config.profileNames.filter { config.profiles[$0]?.provider.kind != .local }
+    guard let first = remote.first, let reason = CurlHTTPClient.unavailableReason else { return config }
+    let provider = config.profiles[first]!.provider.kind
+    Logger.standardError(
+      "auth-sidecar: config error: profiles.\(first) uses the \(provider) provider, which needs libcurl: \(reason)\n")
+    exit(78)
   }
 
   static func serve(_ options: SidecarOptions, _ wiring: Wiring) {

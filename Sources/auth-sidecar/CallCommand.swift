@@ -18,9 +18,18 @@ struct CallCommand {
   func run(method: String, paramsArgument: String?) -> Int32 {
     var paramsText = paramsArgument ?? "{}"
     if paramsArgument == "-" { paramsText = readStandardInput() }
-    guard case .object(let params)? = try? JSONParser.parse(paramsText) else {
+    guard case .object(var params)? = try? JSONParser.parse(paramsText) else {
       Logger.standardError("auth-sidecar: PARAMS_JSON must be a JSON object\n")
       return 64
+    }
+    // `--profile` is the profile of the request, like a `profile` param: a shell user must not be answered for
+    // `default` without noticing.
+    if let profile = wiring.options.profile {
+      if let named = params["profile"], named != .string(profile) {
+        Logger.standardError("auth-sidecar: --profile and the params' \"profile\" name different profiles\n")
+        return 64
+      }
+      params["profile"] = .string(profile)
     }
     let request: JSONValue = .object([
       "jsonrpc": "2.0", "id": 1, "method": .string(method), "params": .object(params),

@@ -21,8 +21,9 @@ struct SidecarOptions {
   var maxInFlight = 64
   var maxBatchSize = 10_000
   var maxBatchAnswerBytes = 16 << 20
-  /// For `users …`: the profile whose validation policy applies, and the new account's details.
-  var profile = "default"
+  /// `--profile`: the profile `call` sends its request for (unless its params name one) and `users` works on;
+  /// `default` when absent. The new account's details for `users add` follow.
+  var profile: String?
   var email: String?
   var phone: String?
   var displayName: String?
@@ -35,11 +36,11 @@ struct SidecarOptions {
 
   static let usage = """
     Usage: auth-sidecar [options]                  serve JSON-RPC 2.0 on stdin/stdout
-           auth-sidecar call METHOD [PARAMS_JSON|-] [options]
-                                                   send one request, print its answer
+           auth-sidecar call METHOD [PARAMS_JSON|-] [--profile P] [options]
+                                                   send one request (for profile P), print its answer
            auth-sidecar users add USERNAME [--email E] [--phone P] [--display-name N] [--profile P]
-           auth-sidecar users list | users remove USERNAME | users passwd USERNAME
-                                                   manage the local provider's accounts; passwords are
+           auth-sidecar users list | users remove USERNAME | users passwd USERNAME  [--profile P]
+                                                   manage a local profile's accounts; passwords are
                                                    read from stdin or a no-echo prompt, never from argv
            auth-sidecar --help | --version
 

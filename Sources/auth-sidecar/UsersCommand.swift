@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import AuthConfig
 import AuthJSON
 import AuthProviders
 import AuthStorage
@@ -37,6 +38,7 @@ struct UsersCommand {
   /// - Returns: the exit code: 0 done, 1 refused (the reason is on stderr).
   func run(_ action: Action) -> Int32 {
     do {
+      _ = try localProfile()
       switch action {
       case .add(let username): try add(username)
       case .list: try list()
@@ -64,8 +66,16 @@ struct UsersCommand {
     let message: String
   }
 
-  private var validator: Validator {
-    Validator(policy: wiring.config.profile(wiring.options.profile)?.validation ?? .standard)
+  /// The profile `--profile` names (`default` without it): it must be in the config and use the local provider,
+  /// whose accounts these are; its validation policy and token lifetimes apply.
+  private func localProfile() throws -> (ProfileConfig, LocalProviderConfig) {
+    let name = wiring.options.profile ?? ProfileName.default.rawValue
+    guard let profile = wiring.config.profile(name) else { throw Refusal(message: "no profile \(name) in the config") }
+    guard case .local(let local) = profile.provider else {
+      throw Refusal(
+        message: "profile \(name) uses the \(profile.provider.kind) provider; users manages local accounts only")
+    }
+    return (profile, local)
   }
 
   private func add(_ username: String) throws {
@@ -73,7 +83,8 @@ struct UsersCommand {
     input.username = username
     input.email = wiring.options.email
     input.phone = wiring.options.phone
-    let fields = validator.validate(input, purpose: .register, locale: .en)
+    let (profile, local) = try localProfile()
+    let fields = Validator(policy: profile.validation).validate(input, purpose: .register, locale: .en)
     try refuseInvalid(fields)
     let password = try readNewPassword()
     let registration = Registration(
@@ -81,7 +92,7 @@ struct UsersCommand {
       displayName: wiring.options.displayName)
     let provider = LocalProvider(
       stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
-      accessTokenTTLSeconds: 900, refreshTokenTTLDays: 30)
+      accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
     let user = try waitFor { try await provider.register(registration, password: password) }
     print(JSONWriter.string(.object(user.json)))
   }
@@ -134,7 +145,8 @@ struct UsersCommand {
     }
     var input = ValidationInput()
     input.password = password
-    try refuseInvalid(validator.validate(input, purpose: .register, locale: .en))
+    let policy = try localProfile().0.validation
+    try refuseInvalid(Validator(policy: policy).validate(input, purpose: .register, locale: .en))
     return password
   }
 

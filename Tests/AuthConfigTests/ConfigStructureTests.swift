@@ -76,7 +76,7 @@ import Testing
       ConfigFixtures.validation(#""passwordMinLenght": 9"#), path: "profiles.default.validation.passwordMinLenght",
       message:
         "unknown key; expected one of passwordPreset, passwordMinLength, passwordMaxLength, usernameMinLength, "
-        + "usernameMaxLength, usernamePattern")
+        + "usernameMaxLength, usernamePattern, emailUnicode")
   }
 
   @Test func unknownKeyInLocal() {

@@ -118,7 +118,9 @@ import Testing
     Self.expect(
       Self.rest(replacing: Self.minimal.replacing("{password}", with: "{pasword}")),
       path: "profiles.default.rest.login.body.password",
-      message: "uses an unknown placeholder; this endpoint has {username}, {password}, {account}, {email}")
+      message:
+        "uses an unknown placeholder; this endpoint has {username}, {password}, {account}, {email}, "
+        + "{accountNormalized}, {phoneE164}, {phoneNational}, {emailNormalized}, {accountKind}")
     // The refresh token has no business in a login body, nor a password in a refresh body.
     Self.expect(
       Self.rest(replacing: Self.minimal.replacing("{username}", with: "{refreshToken}")),

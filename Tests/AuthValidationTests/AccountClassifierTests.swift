@@ -29,7 +29,8 @@ import Testing
     #expect(report.kind == .email)
     #expect(report.valid)
     #expect(report.value == "Bob@example.com")
-    #expect(Fixtures.codes(.account, "bob@", purpose: purpose) == [.invalidFormat])
+    // A login leaves the format to the server (see EmailRuleTests).
+    #expect(Fixtures.codes(.account, "bob@", purpose: purpose) == (purpose == .login ? [] : [.invalidFormat]))
     let long = Fixtures.repeated("a", 64) + "@" + Fixtures.repeated("b", 186) + ".com"
     #expect(Fixtures.codes(.account, long, purpose: purpose) == [.tooLong])
   }

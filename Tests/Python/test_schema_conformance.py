@@ -136,3 +136,25 @@ def test_invalid_credentials_reason_is_only_unknown_account(document, data, vali
     error = {"code": document["components"]["errors"][data["kind"]]["code"], "message": "m", "data": data}
     validator = validator_for(document, {"$ref": "#/components/schemas/ErrorObject"})
     assert validator.is_valid(error) == valid
+
+
+def test_login_context_is_strings_under_declarable_names(document):
+    params = {p["name"]: p for p in method_index(document)["login"]["params"]}
+    assert "context" in params, "login must carry context"
+    context = validator_for(document, params["context"]["schema"])
+    context.validate({"deviceId": "d-1", "appVersion": "2.3.0"})
+    context.validate({})
+    for broken in ({"deviceId": 7}, {"deviceId": None}, {"device-id": "x"}, {"": "x"}, ["deviceId"], "d-1"):
+        assert not context.is_valid(broken), broken
+
+
+def test_status_says_when_oauth2_discovery_has_not_run(document):
+    status = validator_for(document, method_index(document)["status"]["result"]["schema"])
+    answer = {"version": "0.1.0",
+              "capabilities": {"methods": [], "framing": [], "providers": [], "locales": []},
+              "storage": {"protection": "key-file", "encryption": "AES-256-GCM"},
+              "profiles": [{"name": "sso", "provider": "oauth2", "loginFlows": ["device"],
+                            "discoveryPending": True, "loggedIn": False}]}
+    status.validate(answer)
+    answer["profiles"][0]["discoveryPending"] = "yes"
+    assert not status.is_valid(answer)

@@ -194,11 +194,11 @@ LOGIN_CASES = [
     check("login username chars", {**LOGIN, "username": "bad name"}, username=bad("invalid_characters")),
     check("login password empty", {**LOGIN, "password": ""}, password=bad("required")),
     check("login password 129", {**LOGIN, "password": "k" * 129}, password=bad("too_long")),
-    check("login email bad", {**LOGIN, "email": "a@b"}, email=bad("invalid_format")),
+    check("login email any shape", {**LOGIN, "email": "a@b"}, email=ok("a@b")),
     check("login email ok", {**LOGIN, "email": "Bob@Example.com"}, email=ok("Bob@example.com")),
     check("login phone", {**LOGIN, "phone": "138-0013-8000"}, phone=ok("+8613800138000")),
     check("login account short", {**LOGIN, "account": "ab"}, account=ok("ab", "username")),
-    check("login account email", {**LOGIN, "account": "bob@"}, account=bad("invalid_format", kind="email")),
+    check("login account email", {**LOGIN, "account": "bob@"}, account=ok("bob@", "email")),
     check(
         "login form",
         {**LOGIN, "account": "alice@example.com", "password": "hunter2"},

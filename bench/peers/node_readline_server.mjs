@@ -140,7 +140,8 @@ function checkEmail(raw, purpose) {
   if (at >= 0) value = value.slice(0, at + 1) + value.slice(at + 1).toLowerCase();
   const errors = [];
   if (codePointLength(value) > 254) errors.push('too_long');
-  if (!isEmail(value)) errors.push('invalid_format');
+  // A login leaves the format to the server: presence and length only.
+  if (purpose === REGISTER && !isEmail(value)) errors.push('invalid_format');
   return [value, errors];
 }
 

@@ -143,7 +143,8 @@ def check_email(raw, purpose):
     errors = []
     if len(value) > 254:
         errors.append("too_long")
-    if not is_email(value):
+    # A login leaves the format to the server: presence and length only.
+    if purpose == REGISTER and not is_email(value):
         errors.append("invalid_format")
     return value, errors
 

@@ -73,6 +73,11 @@ export interface PasswordLoginParams extends CommonParams {
   email?: string;
   phone?: string;
   password: string;
+  /**
+   * Values the login API needs from the host (a device id, an app version): strings only, under
+   * names the profile declares in `rest.context`; any other name is `invalid_params`, never sent.
+   */
+  context?: Record<string, string>;
 }
 
 /**
@@ -175,6 +180,11 @@ export interface StatusProfile {
   provider: string;
   /** The login flows the profile accepts: offer the sign-in these allow. */
   loginFlows: Array<'password' | 'device' | 'authorizationCode'>;
+  /**
+   * oauth2 profiles using discovery: true until the discovery document was fetched (`loginFlows`
+   * are then the configured flows, not yet checked against what the server announces).
+   */
+  discoveryPending?: boolean;
   loggedIn: boolean;
   expiresAt?: string;
   username?: string;

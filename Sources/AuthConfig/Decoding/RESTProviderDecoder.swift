@@ -28,7 +28,7 @@ enum RESTProviderDecoder {
   static let keys = [
     "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
     "timeoutSeconds", SessionLifetime.key,
-  ]
+  ] + RESTLoginRequestDecoder.keys
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
   static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
@@ -50,7 +50,10 @@ enum RESTProviderDecoder {
 
     var placeholders: [RESTProviderConfig.Placeholder] {
       switch self {
-      case .login, .register: [.username, .password, .account, .email]
+      case .login:
+        [.username, .password, .account, .email, .accountNormalized, .phoneE164, .phoneNational, .emailNormalized,
+          .accountKind]
+      case .register: [.username, .password, .account, .email]
       case .refresh, .logout: [.refreshToken]
       case .user: []
       }
@@ -68,7 +71,8 @@ enum RESTProviderDecoder {
         "is required for provider \"rest\": at least baseURL, login and response")
     }
     let baseURL = try baseURL(object)
-    guard let login = try endpoint(.login, in: object) else {
+    let loginRequest = try RESTLoginRequestDecoder.settings(object, baseURL: baseURL)
+    guard let login = try endpoint(.login, in: object, context: loginRequest.contextNames) else {
       throw SettingError(object.path.appending("login"), "is required: the login endpoint")
     }
     let response = try RESTResponseDecoder.fields(object)
@@ -98,7 +102,8 @@ enum RESTProviderDecoder {
       headers: try headers(object),
       authScheme: authScheme,
       timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds,
-      sessionLifetimeSeconds: try object.sessionLifetimeSeconds()
+      sessionLifetimeSeconds: try object.sessionLifetimeSeconds(),
+      loginRequest: loginRequest
     )
   }
 
@@ -123,7 +128,10 @@ enum RESTProviderDecoder {
 
   // MARK: - Endpoints
 
-  static func endpoint(_ role: Role, in object: ConfigObject) throws(SettingError) -> RESTProviderConfig.Endpoint? {
+  /// - Parameter context: the `{context.name}`s a login body may use.
+  static func endpoint(_ role: Role, in object: ConfigObject, context: [String] = []) throws(SettingError)
+    -> RESTProviderConfig.Endpoint?
+  {
     guard let endpoint = try object.object(role.rawValue, allowedKeys: role.keys) else { return nil }
     guard let path = try endpoint.string("path") else {
       throw SettingError(endpoint.path.appending("path"), "is required: the path after baseURL, starting with /")
@@ -138,7 +146,7 @@ enum RESTProviderDecoder {
     let rule = "must be one of \(allowed.map(\.rawValue).joined(separator: ", ")) (upper case)"
     let method = try endpoint.method("method", of: allowed, rule: rule) ?? role.defaultMethod
     let encoding = try Self.encoding(endpoint)
-    let body = try Self.body(endpoint, role: role)
+    let body = try Self.body(endpoint, role: role, context: context)
     if !body.isEmpty, method == .get {
       throw SettingError(endpoint.path.appending("body"), "cannot be sent with GET")
     }
@@ -146,6 +154,7 @@ enum RESTProviderDecoder {
     switch role {
     case .login:
       try require(.password, in: body, endpoint)
+      try requireOneAccountKind(body, endpoint)
     case .register:
       try require(.password, in: body, endpoint)
       try require(.username, in: body, endpoint)
@@ -177,65 +186,6 @@ enum RESTProviderDecoder {
       throw SettingError(endpoint.path.appending("encoding"), #"must be "json" or "form""#)
     }
     return encoding
-  }
-
-  static func require(
-    _ placeholder: RESTProviderConfig.Placeholder, in body: [RESTProviderConfig.BodyField], _ endpoint: ConfigObject
-  ) throws(SettingError) {
-    guard body.contains(where: { $0.template.placeholders.contains(placeholder) }) else {
-      throw SettingError(endpoint.path.appending("body"), "must use {\(placeholder.rawValue)} in one of its values")
-    }
-  }
-
-  /// A flat object of string templates.
-  static func body(_ endpoint: ConfigObject, role: Role) throws(SettingError) -> [RESTProviderConfig.BodyField] {
-    guard let body = try endpoint.object("body", allowedKeys: nil) else { return [] }
-    var fields: [RESTProviderConfig.BodyField] = []
-    for member in body.members {
-      let path = body.path.appending(member.key)
-      guard !member.key.isEmpty else { throw SettingError(path, "a body member needs a name") }
-      guard case .string(let text) = member.value else {
-        throw SettingError(path, "must be a string, not \(ConfigObject.describe(member.value))")
-      }
-      fields.append(RESTProviderConfig.BodyField(member.key, try template(text, allowed: role.placeholders, at: path)))
-    }
-    return fields
-  }
-
-  /// Splits `text` at `{name}` placeholders. A `{` that does not start `{letters}` is literal text; a
-  /// `{letters}` that is not an allowed placeholder is an error (most likely a typo that would otherwise be
-  /// sent to the server as it stands).
-  static func template(
-    _ text: String, allowed: [RESTProviderConfig.Placeholder], at path: JSONPath
-  ) throws(SettingError) -> RESTProviderConfig.Template {
-    var segments: [RESTProviderConfig.Template.Segment] = []
-    var literal = ""
-    var rest = Substring(text)
-    while let open = rest.firstIndex(of: "{") {
-      literal += rest[..<open]
-      let afterOpen = rest.index(after: open)
-      let name = rest[afterOpen...].prefix { $0.isASCII && $0.isLetter }
-      let close = name.endIndex
-      guard !name.isEmpty, close < rest.endIndex, rest[close] == "}" else {
-        literal += "{"
-        rest = rest[afterOpen...]
-        continue
-      }
-      guard let placeholder = RESTProviderConfig.Placeholder(rawValue: String(name)), allowed.contains(placeholder)
-      else {
-        let names = allowed.map { "{\($0.rawValue)}" }.joined(separator: ", ")
-        throw SettingError(
-          path,
-          allowed.isEmpty ? "cannot use placeholders here" : "uses an unknown placeholder; this endpoint has \(names)")
-      }
-      if !literal.isEmpty { segments.append(.text(literal)) }
-      literal = ""
-      segments.append(.placeholder(placeholder))
-      rest = rest[rest.index(after: close)...]
-    }
-    literal += rest
-    if !literal.isEmpty { segments.append(.text(literal)) }
-    return RESTProviderConfig.Template(segments)
   }
 
   // MARK: - Answers

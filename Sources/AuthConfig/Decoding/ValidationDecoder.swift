@@ -7,7 +7,7 @@ import AuthValidation
 enum ValidationDecoder {
   static let keys = [
     "passwordPreset", "passwordMinLength", "passwordMaxLength", "usernameMinLength", "usernameMaxLength",
-    "usernamePattern",
+    "usernamePattern", "emailUnicode",
   ]
   static let lengthRule = "must be an integer of at least 1"
 
@@ -24,6 +24,7 @@ enum ValidationDecoder {
     let passwordMaxLength = try object.integer("passwordMaxLength", rule: lengthRule)
     let usernameMinLength = try object.integer("usernameMinLength", rule: lengthRule)
     let usernameMaxLength = try object.integer("usernameMaxLength", rule: lengthRule)
+    let emailUnicode = try object.bool("emailUnicode") ?? true
     do throws(ValidationPolicyError) {
       return try ValidationPolicy(
         passwordPreset: preset,
@@ -31,7 +32,8 @@ enum ValidationDecoder {
         passwordMaxLength: passwordMaxLength,
         usernameMinLength: usernameMinLength,
         usernameMaxLength: usernameMaxLength,
-        usernamePattern: pattern
+        usernamePattern: pattern,
+        emailUnicode: emailUnicode
       )
     } catch {
       throw settingError(for: error, in: object, preset: preset)

@@ -46,18 +46,22 @@ package struct LoginMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(["flow"] + Self.credentialFields.map(\.rawValue)))
+    try params.allowOnly(Set(["flow", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
     let flow = try Self.flow(params)
+    let profile = try sessions.profile(context.profile).config
+    let hostContext = try LoginContext.read(params, declared: profile.provider.loginContextNames)
     let snapshot: SessionSnapshot
     if flow.isInteractive {
       snapshot = try await interactiveLogin(flow, params, context)
     } else {
-      snapshot = try await passwordLogin(params, context)
+      snapshot = try await passwordLogin(params, context, profile: profile, hostContext: hostContext)
     }
     return .object(["user": .object(snapshot.user), "session": .object(snapshot.session)])
   }
 
-  private func passwordLogin(_ params: Params, _ context: CallContext) async throws -> SessionSnapshot {
+  private func passwordLogin(
+    _ params: Params, _ context: CallContext, profile: ProfileConfig, hostContext: [String: String]
+  ) async throws -> SessionSnapshot {
     let given: [(FieldName, String)] = try [FieldName.account, .username, .email, .phone].compactMap { field in
       try params.string(field.rawValue).map { (field, $0) }
     }
@@ -73,14 +77,23 @@ package struct LoginMethod: AsyncMethod {
     guard report.valid, let accountReport = report[field], let normalized = accountReport.value else {
       throw ValidationFailure(report: report)
     }
+    let accountKind = accountReport.kind ?? Self.kind(of: field)
+    // An API whose login body needs a phone's forms cannot be sent an email, and the other way round: refused
+    // here, worded as for the kind it takes, before anything is sent.
+    if let needed = profile.provider.loginAccountKind, needed != accountKind {
+      let refusal = validator.wrongAccountKind(
+        field, value: normalized, kind: accountReport.kind, needed: needed, locale: context.locale)
+      throw ValidationFailure(report: ValidationReport(fields: [refusal]))
+    }
     let kind: LoginAccount.Kind
-    switch accountReport.kind.map({ $0 }) ?? Self.kind(of: field) {
+    switch accountKind {
     case .email: kind = .email
     case .phone: kind = .phone
     case .username: kind = .username
     }
-    return try await sessions.login(
-      profile: context.profile, account: LoginAccount(kind: kind, text: normalized), password: input.password ?? "")
+    let account = LoginAccount(
+      kind: kind, text: normalized, typed: String(trimmingWhitespace(text)), context: hostContext)
+    return try await sessions.login(profile: context.profile, account: account, password: input.password ?? "")
   }
 
   /// The user types nothing here: an account or a password sent along is refused as `validation_failed`

@@ -28,8 +28,12 @@ package struct StatusMethod: AsyncMethod {
     let profileList: [JSONValue] = profiles.map { status in
       var entry: JSONObject = [
         "name": .string(status.name), "provider": .string(status.provider.rawValue),
-        "loginFlows": .array(status.loginFlows.map { .string($0.rawValue) }), "loggedIn": .bool(status.loggedIn),
+        "loginFlows": .array(status.loginFlows.flows.map { .string($0.rawValue) }),
       ]
+      if let pending = status.loginFlows.discoveryPending {
+        entry.appendNew(key: "discoveryPending", value: .bool(pending))
+      }
+      entry.appendNew(key: "loggedIn", value: .bool(status.loggedIn))
       if let expiresAt = status.expiresAt { entry.appendNew(key: "expiresAt", value: .string(RFC3339.format(expiresAt))) }
       if let username = status.username { entry.appendNew(key: "username", value: .string(username)) }
       return .object(entry)

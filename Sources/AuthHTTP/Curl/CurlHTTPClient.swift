@@ -21,6 +21,10 @@ package final class CurlHTTPClient: HTTPClient {
   let log: Logger
   let rules: RetryRules
 
+  /// Why no request can be sent on this machine (libcurl missing, with how to install it), or nil; for a
+  /// start-up check of a config with remote profiles. Does not load libcurl when it is installed.
+  package static var unavailableReason: String? { LibCurl.missingReason() }
+
   package init(
     policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
     clock: any Clock = SystemClock(), log: Logger

@@ -65,7 +65,9 @@ struct LibCurl: @unchecked Sendable {
 
   /// The sonames tried in order: Debian and most distributions ship the OpenSSL build as `libcurl.so.4`.
   static let sonames = ["libcurl.so.4", "libcurl-gnutls.so.4"]
-  static let missing = "libcurl could not be loaded (libcurl.so.4); install it: apt-get install libcurl4"
+  static let missing =
+    "libcurl could not be loaded (libcurl.so.4); install it: apt-get install libcurl4 (Debian, Ubuntu), "
+    + "dnf install libcurl (Fedora), apk add libcurl (Alpine)"
 
   /// Opened and initialized once, by the first caller; every later one shares the result.
   static let shared: Result<LibCurl, HTTPError> = open()

@@ -102,6 +102,9 @@ actor FetchOnce<Value: Sendable> {
     return try await load()
   }
 
+  /// The value if it was fetched already; never fetches.
+  var fetched: Value? { cached?.value }
+
   /// Fetches again, unless a fetch newer than `seen` (a version `get` returned) already happened.
   func refetch(after seen: Int) async throws -> (value: Value, version: Int) {
     if let cached, cached.version > seen { return cached }

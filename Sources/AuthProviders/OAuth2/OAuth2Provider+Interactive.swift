@@ -17,6 +17,25 @@ extension OAuth2Provider {
     }
   }
 
+  /// The configured flows the server can serve: the device flow needs a `device_authorization_endpoint`, the
+  /// authorization code flow an `authorization_endpoint`. Discovery is not started for this (`status` must not
+  /// wait on the network): until it ran, the configured flows are offered and `discoveryPending` says so.
+  package func offeredLoginFlows(_ configured: [LoginFlow]) async -> OfferedLoginFlows {
+    let known = settings.endpoints.map { OAuth2Metadata($0) }
+    let fetched = await metadata.fetched
+    guard let endpoints = known ?? fetched else {
+      return OfferedLoginFlows(configured, discoveryPending: true)
+    }
+    let flows = configured.filter { flow in
+      switch flow {
+      case .password: true
+      case .device: endpoints.deviceAuthorizationEndpoint != nil
+      case .authorizationCode: endpoints.authorizationEndpoint != nil
+      }
+    }
+    return OfferedLoginFlows(flows, discoveryPending: known == nil ? false : nil)
+  }
+
   /// The scopes for a new grant, space-separated (RFC 6749 §3.3); nil when the profile names none.
   var scopeParameter: String? { settings.scopes.isEmpty ? nil : settings.scopes.joined(separator: " ") }
 

@@ -1,38 +1,6 @@
 import AuthConfig
 import AuthJSON
 
-/// The values a `rest` body template takes from the request at hand. Absent values leave their members out.
-struct RESTTemplateValues {
-  var username: String?
-  var password: String?
-  var account: String?
-  var email: String?
-  var refreshToken: String?
-
-  /// At login, the one account field a login form has: `{username}` and `{account}` are what the user typed,
-  /// whatever its kind; `{email}` only when it is an email.
-  static func login(_ account: LoginAccount, password: String) -> RESTTemplateValues {
-    RESTTemplateValues(
-      username: account.text, password: password, account: account.text,
-      email: account.kind == .email ? account.text : nil)
-  }
-
-  static func registration(_ registration: Registration, password: String) -> RESTTemplateValues {
-    RESTTemplateValues(
-      username: registration.username, password: password, account: registration.username, email: registration.email)
-  }
-
-  func value(_ placeholder: RESTProviderConfig.Placeholder) -> String? {
-    switch placeholder {
-    case .username: username
-    case .password: password
-    case .account: account
-    case .email: email
-    case .refreshToken: refreshToken
-    }
-  }
-}
-
 /// Renders an endpoint's body templates and encodes them as the endpoint says.
 enum RESTBody {
   /// The body bytes and their content type; nil when the endpoint sends no body.
@@ -69,6 +37,9 @@ enum RESTBody {
       case .text(let literal): text += literal
       case .placeholder(let name):
         guard let value = values.value(name) else { return nil }
+        text += value
+      case .context(let name):
+        guard let value = values.context(name) else { return nil }
         text += value
       }
     }

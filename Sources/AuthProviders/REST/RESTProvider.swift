@@ -22,22 +22,26 @@ package final class RESTProvider: IdentityProvider {
   package let kind = ProviderKind.rest
 
   let config: RESTProviderConfig
-  private let client: any HTTPClient
+  let client: any HTTPClient
   let clock: any Clock
   let log: Logger
+  /// Set when the API wants `{password}` encrypted with its RSA key.
+  let passwordEncryption: RESTPasswordEncryption?
 
   package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
     self.config = config
     self.client = client
     self.clock = clock
     self.log = log
+    passwordEncryption = config.loginRequest.passwordEncryption.map(RESTPasswordEncryption.init)
   }
 
   // MARK: - Login
 
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
-    let response = try await send(
-      config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
+    let values = RESTTemplateValues.login(
+      account, password: try await passwordToSend(password), request: config.loginRequest)
+    let response = try await send(config.login, values, bearer: nil, idempotent: false)
     let answer = RESTAnswer.json(response.body)
     do {
       try StatusRule.login.check(response, "rest login")
@@ -70,26 +74,29 @@ package final class RESTProvider: IdentityProvider {
   private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, answer: JSONValue, account: LoginAccount)
     async throws -> UserInfo
   {
-    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text) {
+    // What the user typed is the name the server knows them by.
+    if let object = tokens.user,
+      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed)
+    {
       return user
     }
     if config.user != nil {
       do {
         return try await remoteUser(
-          accessToken: tokens.accessToken.map(Self.secret), fallbackUsername: account.text, refusals: [401])
+          accessToken: tokens.accessToken.map(Self.secret), fallbackUsername: account.typed, refusals: [401])
       } catch let error as ProviderError where error.code == .sessionRejected {
         // The session just issued is refused by the same API: its answer cannot be trusted.
         throw ProviderError(.badResponse, "rest user endpoint refused the new session")
       }
     }
-    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.text) { return user }
+    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.typed) { return user }
     if config.isTokenless, let object = answer.objectValue,
-      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text)
+      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed)
     {
       return user
     }
     return UserInfo(
-      id: account.text, username: account.text, email: account.kind == .email ? account.text : nil,
+      id: account.typed, username: account.typed, email: account.kind == .email ? account.text : nil,
       phone: account.kind == .phone ? account.text : nil)
   }
 
@@ -116,8 +123,8 @@ package final class RESTProvider: IdentityProvider {
 
   package func register(_ registration: Registration, password: String) async throws -> UserInfo {
     guard let endpoint = config.register else { throw ProviderError(.unsupported, "no register endpoint configured") }
-    let response = try await send(
-      endpoint, RESTTemplateValues.registration(registration, password: password), bearer: nil, idempotent: false)
+    let values = RESTTemplateValues.registration(registration, password: try await passwordToSend(password))
+    let response = try await send(endpoint, values, bearer: nil, idempotent: false)
     try StatusRule.register.check(response, "rest register")
     let answer = RESTAnswer.json(response.body)
     guard !RESTAnswer.saysFailed(answer, config.response) else {
@@ -181,6 +188,11 @@ package final class RESTProvider: IdentityProvider {
 
   // MARK: - Transport
 
+  /// Sends one request to `url` within the profile's `timeoutSeconds`, retries included.
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
+  }
+
   /// Sends one request to `endpoint` within the profile's `timeoutSeconds`, retries included.
   func send(
     _ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues, bearer: SecretBytes?, idempotent: Bool
@@ -195,7 +207,7 @@ package final class RESTProvider: IdentityProvider {
     let request = HTTPRequest(
       method: endpoint.method, url: config.url(endpoint), headers: headers, body: body?.bytes,
       redirects: .followSameOrigin(max: 3), idempotent: idempotent)
-    return try await RemoteFailures.send(request, with: client, within: .seconds(config.timeoutSeconds))
+    return try await send(request)
   }
 
   static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }

@@ -3,7 +3,7 @@
 /// Unicode rather than ASCII white space because form input pastes in no-break spaces and, from Chinese
 /// input methods, the ideographic space U+3000. Slices by scalar, never by Character, so a combining
 /// mark after a leading space is kept rather than swallowed with it.
-func trimmingWhitespace(_ string: String) -> Substring {
+package func trimmingWhitespace(_ string: String) -> Substring {
   // Fast path: most input starts and ends with a visible ASCII character, so nothing is trimmed.
   let utf8 = string.utf8
   if let first = utf8.first, let last = utf8.last, isVisibleASCII(first), isVisibleASCII(last) {

@@ -151,4 +151,14 @@ describe('methods', () => {
     assert.ok(other instanceof NotLoggedInError);
     assert.match(other.message, /[\u4e00-\u9fff]/, 'zh-Hans message');
   });
+
+  liveTest('login carries context; a profile that declares no such name refuses it', async (t) => {
+    const sidecar = await startSidecar(t);
+    await sidecar.register({ username: 'grace', password: PASSWORD });
+    const refused = await rejection(sidecar.login({ username: 'grace', password: PASSWORD, context: { deviceId: 'd-1' } }));
+    assert.equal(refused.kind, 'invalid_params');
+    assert.equal(refused.data.field, 'context.deviceId', 'the sidecar saw the context the client sent');
+    const login = await sidecar.login({ username: 'grace', password: PASSWORD, context: {} });
+    assert.equal(login.user.username, 'grace');
+  });
 });

@@ -122,6 +122,15 @@ def test_login_needs_exactly_one_identifier(sidecar):
         sidecar.login(account="a", email="a@b.co", password=PASSWORD)
 
 
+def test_login_context_is_sent_and_checked_by_the_profile(sidecar):
+    # A local profile declares no context names: the sidecar refuses the one sent, which proves the client sent it.
+    sidecar.register(username="alice", password=PASSWORD)
+    with pytest.raises(InvalidParams) as raised:
+        sidecar.login(username="alice", password=PASSWORD, context={"deviceId": "d-1"})
+    assert raised.value.data.get("field") == "context.deviceId"
+    assert sidecar.login(username="alice", password=PASSWORD, context={})["user"]["username"] == "alice"
+
+
 # -- every error kind the local provider produces --------------------------------------------------
 
 

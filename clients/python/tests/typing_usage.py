@@ -95,6 +95,7 @@ def sync_methods() -> None:
         assert_type(login["session"], Session)
         assert_type(login["session"].get("accessToken"), Optional[str])
         assert_type(sidecar.login(flow="device", on_prompt=show, timeout=600), LoginResult)
+        assert_type(sidecar.login(phone="13542138562", password="pw", context={"deviceId": "d-1"}), LoginResult)
         got = sidecar.get_user(refresh=True)
         assert_type(got, GetUserResult)
         assert_type(got["stale"], bool)

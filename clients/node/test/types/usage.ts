@@ -39,6 +39,7 @@ export async function usage(): Promise<unknown[]> {
   const valid: boolean = v.valid && v.fields.account?.kind === 'username';
   const controller = new AbortController();
   const { user, session } = await sidecar.login({ account: 'bob', password: 'pw' }, { signal: controller.signal });
+  await sidecar.login({ phone: '13542138562', password: 'pw', context: { deviceId: 'd-1' }, profile: 'php' });
   const text: string = `${user.id} ${user.username} ${user.email ?? ''} ${session.accessToken} ${session.expiresAt}`;
   // A tokenless or cookie session has no token: the type says it may be absent.
   const bearer: string | undefined = session.tokenType === 'none' ? session.accessToken : undefined;
@@ -93,6 +94,8 @@ export async function usage(): Promise<unknown[]> {
   await sidecar.login({ flow: 'authorizationCode', password: 'pw' });
   // @ts-expect-error framing is ndjson or lsp
   new AuthSidecar({ framing: 'xml' });
+  // @ts-expect-error context values are strings
+  await sidecar.login({ account: 'bob', password: 'pw', context: { build: 7 } });
   // @ts-expect-error refresh is a boolean
   await sidecar.getUser({ refresh: 'yes' });
 

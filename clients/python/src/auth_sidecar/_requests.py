@@ -119,6 +119,7 @@ def login(
     email: Optional[str] = None,
     phone: Optional[str] = None,
     password: Optional[str] = None,
+    context: Optional[Dict[str, str]] = None,
     flow: Optional[LoginFlow] = None,
     on_prompt: Optional[PromptCallback] = None,
     profile: Optional[str] = None,
@@ -132,7 +133,11 @@ def login(
     here: ``on_prompt(prompt)`` gets what to show or open — the device flow's ``userCode`` and
     ``verificationUri``, or the ``authorizationUrl`` to open in the user's browser — and the call
     returns once the user is done. Give a ``timeout`` long enough for a person (the sidecar's own
-    deadline is ``prompt["expiresAt"]``); a timeout or a cancellation stops the wait."""
+    deadline is ``prompt["expiresAt"]``); a timeout or a cancellation stops the wait.
+
+    ``context`` carries values the login API needs from the host (a device id, an app version):
+    strings only, under names the profile declares in ``rest.context``; any other name is
+    refused (:class:`InvalidParams`) and never sent."""
     given = [v for v in (account, username, email, phone) if v is not None]
     if flow in INTERACTIVE_FLOWS:
         # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
@@ -146,7 +151,7 @@ def login(
     if len(given) != 1:
         raise TypeError("login() needs exactly one of account=, username=, email=, phone=")
     params = params_of(account=account, username=username, email=email, phone=phone, password=password,
-                       profile=profile, locale=locale)
+                       context=dict(context) if context is not None else None, profile=profile, locale=locale)
     return _request(self, "login", params, timeout)
 
 

@@ -136,6 +136,9 @@ class _StatusProfileRequired(TypedDict):
 class StatusProfile(_StatusProfileRequired, total=False):
     expiresAt: str
     username: str
+    # oauth2 profiles using discovery: True until the discovery document was fetched (loginFlows are
+    # then the configured flows, not yet checked against what the server announces).
+    discoveryPending: bool
 
 
 class StatusResult(TypedDict):
