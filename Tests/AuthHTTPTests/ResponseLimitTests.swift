@@ -66,9 +66,10 @@ extension LiveServerTests {
           try await client.send(HTTPRequest(url: server.url("/stall?seconds=4")))
         }
       }
-      // The code says the total timeout fired before the 4 s stall ended; the bounds only that it waited.
+      // The code says the total timeout fired before the 4 s stall ended; the bound only that it waited. libcurl
+      // counts its 1 s in whole milliseconds from its own start, which can be a hair under ours: 0.9 s, not 1 s.
       #expect(error?.code == .timeout)
-      #expect(elapsed >= .seconds(1), "took \(elapsed)")
+      #expect(elapsed >= .milliseconds(900), "took \(elapsed)")
     }
 
     @Test func anIdleTimeoutOnAPostIsNotRetried() async throws {
