@@ -79,6 +79,9 @@ package struct ErrorTranslator: Sendable {
     case .rateLimited(let retryAfter):
       kind = .rateLimited
       if let retryAfter { details["retryAfter"] = .number(JSONNumber(retryAfter)) }
+    case .locked:
+      details["reason"] = "locked"
+      return RPCError(.rateLimited, ErrorMessages.locked(locale), details: details)
     case .networkUnavailable: kind = .networkUnavailable
     case .timeout: kind = .timeout
     case .serverError(let status):

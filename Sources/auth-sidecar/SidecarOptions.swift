@@ -38,7 +38,7 @@ struct SidecarOptions {
            auth-sidecar call METHOD [PARAMS_JSON|-] [options]
                                                    send one request, print its answer
            auth-sidecar users add USERNAME [--email E] [--phone P] [--display-name N] [--profile P]
-           auth-sidecar users list | users remove USERNAME | users passwd USERNAME
+           auth-sidecar users list | users remove USERNAME | users passwd USERNAME | users unlock USERNAME
                                                    manage the local provider's accounts; passwords are
                                                    read from stdin or a no-echo prompt, never from argv
            auth-sidecar --help | --version
