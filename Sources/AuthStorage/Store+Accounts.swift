@@ -10,18 +10,18 @@ extension ReadTransaction {
   }
 
   /// Compared by canonical form (`IdentifierKey`: NFC, case-folded); an account whose key an older one took before
-  /// keys existed (see `AccountKeys.fill`) is found by its exact spelling.
+  /// keys existed (see `AccountKeys.fill`) is found by its exact spelling, which then wins over the key's owner.
   package func account(username: String) throws -> AccountRecord? {
     try db.row(
       Self.accountColumns
-        + " WHERE username_key = ? OR (username_key IS NULL AND username = ?) ORDER BY username_key IS NULL",
+        + " WHERE username_key = ? OR (username_key IS NULL AND username = ?) ORDER BY username_key IS NOT NULL",
       [.text(IdentifierKey.of(username)), .text(username)], Self.account)
   }
 
   /// Compared like `account(username:)`.
   package func account(email: String) throws -> AccountRecord? {
     try db.row(
-      Self.accountColumns + " WHERE email_key = ? OR (email_key IS NULL AND email = ?) ORDER BY email_key IS NULL",
+      Self.accountColumns + " WHERE email_key = ? OR (email_key IS NULL AND email = ?) ORDER BY email_key IS NOT NULL",
       [.text(IdentifierKey.of(email)), .text(email)], Self.account)
   }
 
