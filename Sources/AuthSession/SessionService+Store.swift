@@ -49,7 +49,8 @@ extension SessionService {
         let replaced = (try? tx.session(profile: name)) ?? nil
         let ended = try Self.retire(replaced, by: provider, in: tx)
         let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
-        let stored = StoredSession(issued, profile: name, generation: try tx.beginSession(record, lastAccount: lastAccount))
+        let generation = try tx.beginSession(record, lastAccount: lastAccount)
+        let stored = StoredSession(issued, profile: name, generation: generation)
         guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
         return (stored, session)
       }

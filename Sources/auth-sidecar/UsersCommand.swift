@@ -29,7 +29,8 @@ struct UsersCommand {
       case ("remove", 2): return .remove(words[1])
       case ("passwd", 2): return .passwd(words[1])
       case ("unlock", 2): return .unlock(words[1])
-      default: throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | unlock USERNAME")
+      default:
+        throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | unlock USERNAME")
       }
     }
   }

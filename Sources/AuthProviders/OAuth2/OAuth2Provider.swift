@@ -13,7 +13,8 @@ import AuthSupport
 /// `allowPasswordGrant` answers `unsupported`.
 ///
 /// Discovery and the JWKS are fetched on first use and kept for the life of the process (the JWKS is fetched
-/// again when an ID token names a key it does not hold, at most once a minute). Nothing here logs a token, code, secret or body.
+/// again when an ID token names a key it does not hold, at most once a minute). Nothing here logs a token, code,
+/// secret or body.
 package final class OAuth2Provider: IdentityProvider {
   package let kind = ProviderKind.oauth2
 

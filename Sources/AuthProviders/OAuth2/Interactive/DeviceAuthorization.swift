@@ -35,7 +35,8 @@ struct DeviceAuthorization: Sendable {
     var complete: String?
     if let value = answer["verification_uri_complete"] {
       guard let text = value.stringValue, isWebURL(text) else {
-        throw ProviderError(.badResponse, "device authorization verification_uri_complete is not an https (or loopback http) URL")
+        throw ProviderError(
+          .badResponse, "device authorization verification_uri_complete is not an https (or loopback http) URL")
       }
       complete = text
     }
