@@ -16,6 +16,13 @@ import Testing
     _ = try await fixture.login(password: Self.decomposedPassword)
   }
 
+  /// NFKC, not just NFC: a full-width password from an East Asian input method is its ASCII twin.
+  @Test func aFullWidthPasswordIsItsASCIITwin() async throws {
+    let fixture = try LocalFixture()
+    _ = try await fixture.provider.register(Registration(username: "alice"), password: "\u{FF43}orrect horse")
+    _ = try await fixture.login(password: "correct horse")
+  }
+
   /// A hash made before passwords were normalized holds the password as typed: it still verifies, and that login
   /// replaces it with the hash of the normalized password.
   @Test func aHashOfThePasswordAsTypedStillVerifiesAndIsReplaced() async throws {

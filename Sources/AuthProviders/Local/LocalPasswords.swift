@@ -1,8 +1,8 @@
 import AuthCrypto
 
-/// Passwords as the local provider hashes and checks them: Unicode-normalized first, so the same password typed
-/// on two keyboards (é precomposed on one, e + combining accent on the other) is the same password, as NIST SP
-/// 800-63B asks of verifiers that accept Unicode.
+/// Passwords as the local provider hashes and checks them: normalized to NFKC first, as NIST SP 800-63B §5.1.1.2
+/// recommends for verifiers that accept Unicode, so the same password typed on two keyboards (é precomposed on
+/// one, e + combining accent on the other; a full-width ａ from an East Asian input method) is the same password.
 struct LocalPasswords: Sendable {
   let hasher: PasswordHasher
 
@@ -29,9 +29,7 @@ struct LocalPasswords: Sendable {
     return .matched(rehash: true)
   }
 
-  /// The normalized form: NFC (the standard library offers it only through `_nfcCodeUnits`; nothing here imports
-  /// Foundation). Swift's `==` on strings compares canonically, which is why `verify` compares scalars.
-  static func normalized(_ password: String) -> String {
-    String(decoding: password._nfcCodeUnits, as: UTF8.self)
-  }
+  /// The normalized form, NFKC (see `CompatibilityDecomposition`). Swift's `==` on strings compares canonically,
+  /// which is why `verify` compares scalars.
+  static func normalized(_ password: String) -> String { CompatibilityDecomposition.nfkc(password) }
 }
