@@ -23,6 +23,12 @@ enum ErrorMessages {
     locale == .zhHans ? "登录未在规定时间内完成。" : "The sign-in was not completed in time."
   }
 
+  /// `rate_limited` with reason `locked`: waiting does not help, so the text says what does.
+  static func locked(_ locale: MessageLocale) -> String {
+    locale == .zhHans ? "尝试失败次数过多，账号已锁定。请重置密码或联系管理员。"
+      : "Too many failed attempts: the account is locked. Reset the password or ask an administrator."
+  }
+
   /// `validation_failed` for a field an interactive login does not take.
   static func notTaken(_ locale: MessageLocale) -> String {
     locale == .zhHans ? "此登录方式不使用该字段。" : "This login flow does not take this field."

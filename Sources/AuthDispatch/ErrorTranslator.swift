@@ -83,6 +83,10 @@ package struct ErrorTranslator: Sendable {
     case .rateLimited(let retryAfter):
       kind = .rateLimited
       if let retryAfter { details["retryAfter"] = .number(JSONNumber(retryAfter)) }
+    case .locked:
+      // No wait ends a lock (only a new password or an administrator does): a host must not retry it on a timer.
+      details["reason"] = "locked"
+      return RPCError(.rateLimited, ErrorMessages.locked(locale), details: details, retryable: false)
     case .networkUnavailable: kind = .networkUnavailable
     case .timeout: kind = .timeout
     case .serverError(let status):

@@ -42,6 +42,10 @@ package protocol IdentityProvider: Sendable {
   /// Revokes the session at the provider (best effort; the caller bounds the time).
   func revoke(_ current: IssuedSession) async throws
 
+  /// How `current` is ended when a new login replaces it or a logout clears it. The default is `.atServer`:
+  /// `SessionService` calls `revoke`.
+  func retirement(of current: IssuedSession) -> Retirement
+
   /// The user as the provider knows it now.
   /// - Throws: `ProviderError.sessionRejected` when the provider refuses the session's credential.
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser

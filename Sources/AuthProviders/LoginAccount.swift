@@ -22,17 +22,18 @@ package struct LoginAccount: Sendable, Equatable {
   }
 }
 
-/// A new account, already validated with the registration policy.
+/// A new account, already validated with the registration policy; the display name neutralized (`DisplayName`)
+/// before anything stores or sends it.
 package struct Registration: Sendable {
   package var username: String
   package var email: String?
   package var phone: String?
-  package var displayName: String?
+  package private(set) var displayName: String?
 
   package init(username: String, email: String? = nil, phone: String? = nil, displayName: String? = nil) {
     self.username = username
     self.email = email
     self.phone = phone
-    self.displayName = displayName
+    self.displayName = DisplayName.neutralized(displayName)
   }
 }

@@ -13,6 +13,9 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
     case alreadyExists(field: String?)
     case sessionRejected
     case rateLimited(retryAfter: Int64?)
+    /// The local provider's hard limit: too many consecutive failed logins; no wait ends it, only a password change
+    /// or `users unlock`. Answered as `rate_limited` with `data.reason: "locked"`.
+    case locked
     case networkUnavailable
     case timeout
     case serverError(status: Int?)

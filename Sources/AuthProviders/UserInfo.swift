@@ -3,13 +3,13 @@ import AuthJSON
 /// The user as hosts see it: `{id, username, email?, phone?, displayName?, …}`.
 ///
 /// Remote providers may report more about the user; those members are kept in `extra` and
-/// passed through after the standard ones.
+/// passed through after the standard ones. `displayName` is always neutralized (`DisplayName`), whoever set it.
 package struct UserInfo: Sendable, Equatable {
   package var id: String
   package var username: String
   package var email: String?
   package var phone: String?
-  package var displayName: String?
+  package private(set) var displayName: String?
   package var extra: JSONObject
 
   package init(
@@ -20,7 +20,7 @@ package struct UserInfo: Sendable, Equatable {
     self.username = username
     self.email = email
     self.phone = phone
-    self.displayName = displayName
+    self.displayName = DisplayName.neutralized(displayName)
     self.extra = extra
   }
 
@@ -40,7 +40,8 @@ package struct UserInfo: Sendable, Equatable {
     self.username = username
     email = object["email"]?.stringValue
     phone = object["phone"]?.stringValue
-    displayName = object["displayName"]?.stringValue
+    // A user cached before names were neutralized is neutralized on the way out.
+    displayName = DisplayName.neutralized(object["displayName"]?.stringValue)
     var extra = JSONObject()
     for member in object.members where !["id", "username", "email", "phone", "displayName"].contains(member.key) {
       extra.appendNew(key: member.key, value: member.value)

@@ -36,15 +36,23 @@ extension SessionService {
     }
   }
 
-  /// Stores a new login's session, replacing any previous one: a new generation.
+  /// Stores a new login's session, replacing any previous one: a new generation. The replaced session is ended as
+  /// a logout ends it (see `retire`), its local part in this same transaction.
+  /// - Returns: the stored session, and the replaced one when its provider still has to revoke it at the server.
   func storeNewSession(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
-    -> StoredSession
+    -> (stored: StoredSession, revokeAtServer: IssuedSession?)
   {
-    let now = clock.now()
+    let (now, provider) = (clock.now(), try profile(name).provider)
     return try await Blocking.run { [stores] in
       try stores.get().write { tx in
+        // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
+        let replaced = (try? tx.session(profile: name)) ?? nil
+        let ended = try Self.retire(replaced, by: provider, in: tx)
         let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
-        return StoredSession(issued, profile: name, generation: try tx.beginSession(record, lastAccount: lastAccount))
+        let generation = try tx.beginSession(record, lastAccount: lastAccount)
+        let stored = StoredSession(issued, profile: name, generation: generation)
+        guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
+        return (stored, session)
       }
     }
   }
@@ -98,14 +106,39 @@ extension SessionService {
     }
   }
 
-  /// Clears the profile's session (a logout).
-  /// - Returns: the session as it was, for revocation; nil when there was none.
-  func takeSession(_ name: String) async throws -> SessionRecord? {
+  /// Clears the profile's session (a logout), ending it like `storeNewSession` ends a replaced one.
+  /// - Returns: what is left to do; nil when there was no session.
+  func takeSession(_ name: String, provider: any IdentityProvider) async throws -> Retired? {
     try await Blocking.run { [stores] in
-      try stores.get().write { tx -> SessionRecord? in
+      try stores.get().write { tx -> Retired? in
         let record = try tx.session(profile: name)
-        return try tx.clearSession(profile: name) ? record : nil
+        guard try tx.clearSession(profile: name) else { return nil }
+        return try Self.retire(record, by: provider, in: tx)
       }
+    }
+  }
+
+  /// What ending a session left undone.
+  enum Retired {
+    /// Nothing: the provider ended it in the store transaction.
+    case ended
+    /// The stored user was unreadable, so neither the provider nor anybody can be told about it.
+    case unusable
+    /// The provider must revoke it at its server.
+    case revokeAtServer(IssuedSession)
+  }
+
+  /// Ends `record`'s session at its provider as far as `tx` can: the local provider's tokens right here.
+  static func retire(_ record: SessionRecord?, by provider: any IdentityProvider, in tx: WriteTransaction) throws
+    -> Retired?
+  {
+    guard let record else { return nil }
+    guard let stored = StoredSession(record) else { return .unusable }
+    switch provider.retirement(of: stored.session) {
+    case .inStore(let end):
+      try end(tx)
+      return .ended
+    case .atServer: return .revokeAtServer(stored.session)
     }
   }
 

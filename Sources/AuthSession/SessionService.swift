@@ -81,9 +81,14 @@ package final class SessionService: Sendable {
   {
     // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
     try Task.checkCancellation()
-    let stored = try await storeNewSession(issued, profile: name, lastAccount: lastAccount)
+    let (stored, replaced) = try await storeNewSession(issued, profile: name, lastAccount: lastAccount)
     log.info("profile \(name): logged in")
     announce(name, .loggedIn)
+    if let replaced {
+      // Not awaited: the replaced session's revocation never delays the new login's answer.
+      let provider = try profile(name).provider
+      Task { [self] in _ = await revokeAtServer(replaced, by: provider, profile: name, what: "the replaced session") }
+    }
     return SessionSnapshot(stored.session)
   }
 
@@ -95,37 +100,44 @@ package final class SessionService: Sendable {
   // MARK: - Logout
 
   /// Clears locally, then revokes at the provider within `revokeTimeout` (best effort) with the tokens taken out
-  /// of the store in the same transaction.
+  /// of the store in the same transaction; the local provider revokes inside that transaction.
   ///
   /// Local first: a process killed between the two steps leaves the profile logged out. Revoking first would
   /// leave, after such a kill, a stored session whose refresh token is already revoked — reported as logged in
   /// until its next refresh fails with `session_expired`.
   /// - Returns: whether the provider confirmed the revocation.
   package func logout(profile name: String) async throws -> Bool {
-    let profile = try profile(name)
-    guard let record = try await takeSession(name) else { return false }
+    let provider = try profile(name).provider
+    guard let retired = try await takeSession(name, provider: provider) else { return false }
     log.info("profile \(name): logged out")
     announce(name, .loggedOut)
-    guard let stored = StoredSession(record) else {
+    switch retired {
+    case .ended: return true
+    case .unusable:
       log.warning("profile \(name): the stored session was unusable; nothing to revoke at the provider")
       return false
+    case .revokeAtServer(let session):
+      return await revokeAtServer(session, by: provider, profile: name, what: "the session")
     }
+  }
+
+  /// Revokes `session` at the provider's server within `revokeTimeout`, best effort. The log names the profile,
+  /// never a token.
+  /// - Returns: whether the provider confirmed it.
+  private func revokeAtServer(_ session: IssuedSession, by provider: any IdentityProvider, profile name: String,
+    what: String) async -> Bool
+  {
     do {
       // nil: the deadline passed first.
-      if try await withDeadline(revokeTimeout, { try await profile.provider.revoke(stored.session) }) != nil {
-        return true
-      }
-      log.warning("profile \(name): revocation at the provider did not complete")
-      return false
+      if try await withDeadline(revokeTimeout, { try await provider.revoke(session) }) != nil { return true }
     } catch let error as ProviderError where error.code == .unsupported {
       // A provider with nothing to revoke (a rest profile without a logout endpoint) is documented behaviour,
       // answered `revoked: false`; not a warning on every logout.
       log.debug("profile \(name): nothing revoked at the provider (\(error.detail))")
       return false
-    } catch {
-      log.warning("profile \(name): revocation at the provider did not complete")
-      return false
-    }
+    } catch {}
+    log.warning("profile \(name): revocation of \(what) at the provider did not complete")
+    return false
   }
 
   // MARK: - Status

@@ -1,5 +1,5 @@
-/// A user of the embedded `local` provider. Username and email are unique case-insensitively (ASCII folding,
-/// which covers the validated character sets), phone exactly (it is stored normalized to E.164).
+/// A user of the embedded `local` provider. Username and email are unique by canonical form (`IdentifierKey`:
+/// NFC and Unicode case folding), phone exactly (it is stored normalized to E.164).
 package struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
   package var id: String
   package var username: String

@@ -2,7 +2,17 @@
 /// once released, and a store from a newer build is refused rather than guessed at.
 enum Migrations {
   /// Ordered; `version` is what `user_version` holds after the step.
-  static let steps: [(version: Int32, sql: String)] = [(1, version1), (2, version2)]
+  static let steps: [Step] = [
+    Step(version: 1, sql: version1), Step(version: 2, sql: version2),
+    Step(version: 3, sql: version3, fill: AccountKeys.fill),
+  ]
+
+  /// `fill` runs after `sql`, in the same transaction, for what SQL alone cannot compute (Unicode keys).
+  struct Step: Sendable {
+    let version: Int32
+    let sql: String
+    var fill: (@Sendable (SQLiteConnection) throws -> Void)? = nil
+  }
 
   static var latest: Int32 { steps.last?.version ?? 0 }
 
@@ -20,6 +30,7 @@ enum Migrations {
       try refuseNewer(current, connection.path)
       for step in steps where step.version > current {
         try connection.execute(step.sql)
+        try step.fill?(connection)
         // PRAGMA takes no bound parameters; the value is our own constant, not input.
         try connection.execute("PRAGMA user_version = \(step.version)")
       }
@@ -104,5 +115,17 @@ enum Migrations {
       protection TEXT NOT NULL,
       check_value BLOB NOT NULL
     ) STRICT;
+    """
+
+  /// Login identifiers are compared by their canonical form (`IdentifierKey`), kept in columns of their own whose
+  /// unique indexes replace the ASCII-only NOCASE uniqueness; `AccountKeys.fill` computes them for existing rows.
+  /// The login throttle's block times move from seconds to milliseconds: a block set at 12.999 s for "1 s" lasted
+  /// a millisecond when it ended at the whole second 13.
+  static let version3 = """
+    ALTER TABLE accounts ADD COLUMN username_key TEXT;
+    ALTER TABLE accounts ADD COLUMN email_key TEXT;
+    CREATE UNIQUE INDEX accounts_by_username_key ON accounts(username_key);
+    CREATE UNIQUE INDEX accounts_by_email_key ON accounts(email_key);
+    UPDATE login_throttle SET blocked_until = blocked_until * 1000;
     """
 }

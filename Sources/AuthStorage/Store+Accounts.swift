@@ -9,14 +9,20 @@ extension ReadTransaction {
     try db.row(Self.accountColumns + " WHERE id = ?", [.text(id)], Self.account)
   }
 
-  /// Case-insensitive (ASCII).
+  /// Compared by canonical form (`IdentifierKey`: NFC, case-folded); an account whose key an older one took before
+  /// keys existed (see `AccountKeys.fill`) is found by its exact spelling, which then wins over the key's owner.
   package func account(username: String) throws -> AccountRecord? {
-    try db.row(Self.accountColumns + " WHERE username = ?", [.text(username)], Self.account)
+    try db.row(
+      Self.accountColumns
+        + " WHERE username_key = ? OR (username_key IS NULL AND username = ?) ORDER BY username_key IS NOT NULL",
+      [.text(IdentifierKey.of(username)), .text(username)], Self.account)
   }
 
-  /// Case-insensitive (ASCII).
+  /// Compared like `account(username:)`.
   package func account(email: String) throws -> AccountRecord? {
-    try db.row(Self.accountColumns + " WHERE email = ?", [.text(email)], Self.account)
+    try db.row(
+      Self.accountColumns + " WHERE email_key = ? OR (email_key IS NULL AND email = ?) ORDER BY email_key IS NOT NULL",
+      [.text(IdentifierKey.of(email)), .text(email)], Self.account)
   }
 
   /// Exact: phones are stored normalized to E.164.
@@ -40,23 +46,33 @@ extension ReadTransaction {
 extension WriteTransaction {
   /// - Throws: `StorageError.alreadyExists` with `field` "username", "email", "phone" or "id" when taken.
   package func insertAccount(_ account: AccountRecord) throws {
-    try db.run(
-      """
-      INSERT INTO accounts (username, email, phone, display_name, password_hash, disabled, created_at, id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-      """, Self.columns(account))
+    do {
+      try db.run(
+        """
+        INSERT INTO accounts (username_key, email_key, username, email, phone, display_name, password_hash, disabled,
+          created_at, id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """, AccountKeys.values(account) + Self.columns(account))
+    } catch let error as StorageError {
+      throw AccountKeys.renamingKeyColumn(error)
+    }
   }
 
   /// Replaces every column of the account with `account.id`.
   /// - Throws: `StorageError.notFound` when there is no such account; `.alreadyExists` (with `field`) when the
   ///   new username, email or phone belongs to another account.
   package func updateAccount(_ account: AccountRecord) throws {
-    let changed = try db.run(
-      """
-      UPDATE accounts SET username = ?, email = ?, phone = ?, display_name = ?, password_hash = ?, disabled = ?,
-        created_at = ?
-      WHERE id = ?
-      """, Self.columns(account))
+    let changed: Int
+    do {
+      changed = try db.run(
+        """
+        UPDATE accounts SET username_key = ?, email_key = ?, username = ?, email = ?, phone = ?, display_name = ?,
+          password_hash = ?, disabled = ?, created_at = ?
+        WHERE id = ?
+        """, AccountKeys.values(account) + Self.columns(account))
+    } catch let error as StorageError {
+      throw AccountKeys.renamingKeyColumn(error)
+    }
     guard changed == 1 else { throw StorageError(.notFound, "no account with id \(account.id)") }
   }
 

@@ -50,11 +50,12 @@ extension WriteTransaction {
     try db.run("UPDATE refresh_tokens SET revoked = 1 WHERE account_id = ? AND revoked = 0", [.text(accountID)])
   }
 
-  /// Deletes tokens whose `expiresAt` is at or before `now`: they can no longer be used, so reuse detection
-  /// no longer needs them.
+  /// Deletes expired and revoked tokens: neither can ever be exchanged again, and a presented token that is no
+  /// longer stored is refused exactly like a revoked one, so keeping them would only let the table grow with
+  /// every login that replaced or ended a session.
   /// - Returns: how many were deleted.
   @discardableResult
-  package func deleteExpiredRefreshTokens(now: Int64) throws -> Int {
-    try db.run("DELETE FROM refresh_tokens WHERE expires_at <= ?", [.integer(now)])
+  package func deleteSpentRefreshTokens(now: Int64) throws -> Int {
+    try db.run("DELETE FROM refresh_tokens WHERE revoked = 1 OR expires_at <= ?", [.integer(now)])
   }
 }

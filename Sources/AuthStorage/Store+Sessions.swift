@@ -87,6 +87,8 @@ extension WriteTransaction {
   ///   caller must discard its result (and must not report it as the session).
   package func replaceSession(_ record: SessionRecord) throws -> Bool {
     guard try loggedInGeneration(record.profile) == record.generation else { return false }
+    // The replaced tokens must not outlive the refresh in the WAL either (see `clearSession`).
+    db.scrubAfterCommit = true
     let changed = try db.run(
       """
       UPDATE sessions SET user_json = ?, access_token = ?, refresh_token = ?, id_token = ?, token_type = ?,

@@ -9,6 +9,13 @@ import Synchronization
 /// remembered accounts. A protocol so that test mode can fix and advance time.
 package protocol Clock: Sendable {
   func now() -> Int64
+  /// Milliseconds since the Unix epoch, for intervals where a whole second is too coarse (a "1 s" block begun at
+  /// 12.999 s would end at 13 s). Defaults to `now()` in milliseconds, which is what a fixed test clock means.
+  func nowMilliseconds() -> Int64
+}
+
+extension Clock {
+  package func nowMilliseconds() -> Int64 { now() * 1000 }
 }
 
 package struct SystemClock: Clock {
@@ -18,6 +25,12 @@ package struct SystemClock: Clock {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return Int64(spec.tv_sec)
+  }
+
+  package func nowMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
   }
 }
 

@@ -39,8 +39,8 @@ struct SidecarOptions {
            auth-sidecar call METHOD [PARAMS_JSON|-] [--profile P] [options]
                                                    send one request (for profile P), print its answer
            auth-sidecar users add USERNAME [--email E] [--phone P] [--display-name N] [--profile P]
-           auth-sidecar users list | users remove USERNAME | users passwd USERNAME  [--profile P]
-                                                   manage a local profile's accounts; passwords are
+           auth-sidecar users list | users remove USERNAME | users passwd USERNAME | users unlock USERNAME
+                                                   [--profile P] manage a local profile's accounts; passwords are
                                                    read from stdin or a no-echo prompt, never from argv
            auth-sidecar --help | --version
 

@@ -11,7 +11,7 @@ import AuthSupport
 import AuthValidation
 import Dispatch
 
-/// `auth-sidecar users add|list|remove|passwd`: the local provider's accounts from a shell.
+/// `auth-sidecar users add|list|remove|passwd|unlock`: the local provider's accounts from a shell.
 ///
 /// Passwords come from a no-echo prompt on a terminal or the first line of stdin otherwise —
 /// never from argv, which every user of the machine can read in /proc.
@@ -21,6 +21,7 @@ struct UsersCommand {
     case list
     case remove(String)
     case passwd(String)
+    case unlock(String)
 
     static func parse(_ words: [String]) throws(UsageError) -> Action {
       switch (words.first, words.count) {
@@ -28,7 +29,9 @@ struct UsersCommand {
       case ("list", 1): return .list
       case ("remove", 2): return .remove(words[1])
       case ("passwd", 2): return .passwd(words[1])
-      default: throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME")
+      case ("unlock", 2): return .unlock(words[1])
+      default:
+        throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | unlock USERNAME")
       }
     }
   }
@@ -44,6 +47,8 @@ struct UsersCommand {
       case .list: try list()
       case .remove(let username): try remove(username)
       case .passwd(let username): try passwd(username)
+      case .unlock(let username):
+        guard try provider.unlock(username: username) else { throw Refusal(message: "no account named \(username)") }
       }
       return 0
     } catch let error as Refusal {
@@ -83,16 +88,13 @@ struct UsersCommand {
     input.username = username
     input.email = wiring.options.email
     input.phone = wiring.options.phone
-    let (profile, local) = try localProfile()
+    let (profile, _) = try localProfile()
     let fields = Validator(policy: profile.validation).validate(input, purpose: .register, locale: .en)
     try refuseInvalid(fields)
     let password = try readNewPassword()
     let registration = Registration(
       username: fields[.username]?.value ?? username, email: fields[.email]?.value, phone: fields[.phone]?.value,
       displayName: wiring.options.displayName)
-    let provider = LocalProvider(
-      stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
-      accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
     let user = try waitFor { try await provider.register(registration, password: password) }
     print(JSONWriter.string(.object(user.json)))
   }
@@ -110,6 +112,13 @@ struct UsersCommand {
     }
   }
 
+  /// Account administration goes through the provider, which hashes passwords and keeps the login throttle.
+  private var provider: LocalProvider {
+    LocalProvider(
+      stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
+      accessTokenTTLSeconds: 900, refreshTokenTTLDays: 30)
+  }
+
   private func remove(_ username: String) throws {
     let removed = try wiring.stores.get().write { tx -> Bool in
       guard let account = try tx.account(username: username) else { return false }
@@ -124,13 +133,9 @@ struct UsersCommand {
       throw Refusal(message: "no account named \(username)")
     }
     let password = try readNewPassword()
-    let hash = try wiring.hasher.hash(password: password)
-    try store.write { tx in
-      guard var account = try tx.account(username: username) else { throw Refusal(message: "no account named \(username)") }
-      account.passwordHash = hash
-      try tx.updateAccount(account)
-      // A new password ends every session of the account.
-      try tx.revokeRefreshTokens(accountID: account.id)
+    // A new password ends every session of the account and lifts its login lock.
+    guard try provider.changePassword(username: username, to: password) else {
+      throw Refusal(message: "no account named \(username)")
     }
   }
 

@@ -45,6 +45,16 @@ import Testing
     #expect(Self.translate(ProviderError(.invalidCredentials, "x")).error.details["reason"] == nil)
   }
 
+  /// The login lock is `rate_limited` that no wait ends: no `retryAfter`, not retryable, and a reason to show.
+  @Test func aLockedAccountIsRateLimitedWithReasonLockedAndNotRetryable() {
+    let (translated, _) = Self.translate(ProviderError(.locked, "x"))
+    #expect(translated.kind == .rateLimited)
+    #expect(translated.details["reason"] == "locked")
+    #expect(translated.details["retryAfter"] == nil)
+    #expect(translated.retryable == false)
+    #expect(translated.message.contains("locked"))
+  }
+
   @Test(arguments: [
     (StorageError(.unavailable, "x"), ErrorKind.storageUnavailable), (StorageError(.corrupt, "x"), .storageCorrupt),
     (StorageError(.invalidConfiguration, "x"), .configError), (StorageError(.internalError, "x"), .internal),

@@ -14,9 +14,9 @@ import Testing
     ] as [(Int, Int64)])
   func afterFailureBlocksFromTheFifthFailureDoublingUpToFiveMinutes(failures: Int, delay: Int64) {
     let previous = failures == 1 ? nil : LoginThrottleRecord(failures: failures - 1, blockedUntil: 0)
-    let next = LoginThrottle.afterFailure(previous, now: startTime)
+    let next = LoginThrottle.afterFailure(previous, now: startTime * 1000)
     #expect(next.failures == failures)
-    #expect(next.blockedUntil == (delay == 0 ? 0 : startTime + delay))
+    #expect(next.blockedUntil == (delay == 0 ? 0 : (startTime + delay) * 1000))
   }
 
   @Test func unknownIdentifiersAreCountedCaseInsensitivelyAndByKind() {
@@ -83,7 +83,7 @@ import Testing
     let alice = LoginAccount(kind: .username, text: "alice")
     for _ in 1...5 { await #expect(throws: ProviderError.self) { try await fixture.login(password: "wrong") } }
     let record = try #require(try fixture.throttle(alice))
-    #expect(record == LoginThrottleRecord(failures: 5, blockedUntil: startTime + 1))
+    #expect(record == LoginThrottleRecord(failures: 5, blockedUntil: (startTime + 1) * 1000))
 
     // Even the right password is refused while blocked.
     let refused = await #expect(throws: ProviderError.self) { try await fixture.login() }
@@ -102,7 +102,7 @@ import Testing
     // The control: once the block ends, the same attempt does reach the hasher (and counts: the block grows).
     fixture.clock.advance(by: 1)
     await #expect(throws: CryptoError.self) { try await fixture.login() }
-    #expect(try fixture.throttle(alice) == LoginThrottleRecord(failures: 6, blockedUntil: startTime + 1 + 2))
+    #expect(try fixture.throttle(alice) == LoginThrottleRecord(failures: 6, blockedUntil: (startTime + 1 + 2) * 1000))
     try fixture.updateAccount { $0.passwordHash = good }
     fixture.clock.advance(by: 2)
     _ = try await fixture.login()

@@ -81,6 +81,22 @@ import Testing
     #expect(throws: ProviderError.self) { try DeviceAuthorization.parse(Array("not json".utf8)) }
   }
 
+  /// Every other URL a server hands us is https or loopback http; the page where the user types the code is too.
+  @Test(arguments: [
+    ("http://id.example.com/device", false), ("http://127.0.0.1:8000/device", true), ("http://[::1]:80/d", true),
+    ("https://id.example.com/device", true), ("HTTP://ID.EXAMPLE.COM/device", false),
+  ])
+  func theVerificationURIIsHTTPSOrLoopback(uri: String, accepted: Bool) {
+    for key in ["verification_uri", "verification_uri_complete"] {
+      var body: JSONObject = [
+        "device_code": "dc", "user_code": "U", "verification_uri": "https://id.example.com/device", "expires_in": 60,
+      ]
+      body[key] = .string(uri)
+      let parsed = try? DeviceAuthorization.parse(JSONWriter.encode(.object(body)))
+      #expect((parsed != nil) == accepted, "\(key): \(uri)")
+    }
+  }
+
   // MARK: - Polls
 
   @Test func pendingAndSlowDownKeepPolling() throws {

@@ -145,7 +145,6 @@ import Testing
   @Test func anUnknownKeyIDRefetchesTheKeySetOnce() async throws {
     let fixture = try OAuth2Fixture()
     let rotated = try OAuth2TestKey(.rsa, keyID: "rsa-2")
-    fixture.server.signer.withLock { $0 = rotated }
     // The first JWKS lacks the new key; the second (after "rotation") has it.
     let fetches = OAuth2Box(0)
     fixture.server.override { request in
@@ -159,9 +158,17 @@ import Testing
       return try fixture.server.defaultAnswer(request)
     }
     _ = try await fixture.login()
+    // The issuer rotates its key some time after the first fetch.
+    fixture.server.signer.withLock { $0 = rotated }
+    fixture.clock.advance(by: OAuth2Directory.keySetCooldown)
+    _ = try await fixture.login()
     #expect(fetches.withLock { $0 } == 2)
-    // A key that is still unknown after the refetch fails the login, with one more fetch at most.
+    // A key that is still unknown fails the login; within a minute of the last fetch it costs no request, so
+    // tokens naming made-up keys cannot make one JWKS request each.
     fixture.server.signer.withLock { $0 = try? OAuth2TestKey(.rsa, keyID: "rsa-3") }
+    for _ in 0..<3 { #expect(await Self.code { _ = try await fixture.login() } == .badResponse) }
+    #expect(fetches.withLock { $0 } == 2)
+    fixture.clock.advance(by: OAuth2Directory.keySetCooldown)
     #expect(await Self.code { _ = try await fixture.login() } == .badResponse)
     #expect(fetches.withLock { $0 } == 3)
   }

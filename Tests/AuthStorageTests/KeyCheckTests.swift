@@ -59,12 +59,19 @@ import Testing
     }
   }
 
+  /// Undoes versions 3 and 2 of the schema.
+  static let backToVersion1 = """
+    DROP INDEX accounts_by_username_key; DROP INDEX accounts_by_email_key;
+    ALTER TABLE accounts DROP COLUMN username_key; ALTER TABLE accounts DROP COLUMN email_key;
+    DROP TABLE key_check; PRAGMA user_version = 1
+    """
+
   @Test func aStoreFromBeforeTheRecordGetsItOnFirstOpenButNotUnderAChangedKey() throws {
     try withTemporaryDirectory { parent in
       try openStore(parent).write { try $0.beginSession(sampleSession()) }
       // As an older build left it: schema version 1, no record.
       let database = parent + "/state/store.sqlite3"
-      try rawExecute(database, "DROP TABLE key_check; PRAGMA user_version = 1")
+      try rawExecute(database, Self.backToVersion1)
       // Its sealed values show that this key is not the one: refused, and still no record.
       #expect(storageError { try openStore(parent, environment: Self.otherKey) }?.code == .corrupt)
       #expect(storageError { try openStore(parent, environment: [:]) }?.code == .corrupt)

@@ -52,16 +52,20 @@ import Testing
     }
   }
 
-  @Test func revokeByAccountDeleteExpiredAndCascade() throws {
+  @Test func revokeByAccountDeleteSpentAndCascade() throws {
     try withAccounts { store in
       try store.write { tx in
         try tx.insertRefreshToken(token("a-1", family: "fa", expiresAt: 100))
         try tx.insertRefreshToken(token("a-2", family: "fa2"))
         try tx.insertRefreshToken(token("b-1", family: "fb", account: "b1"))
       }
-      #expect(try store.write { try $0.revokeRefreshTokens(accountID: "a1") } == 2)
-      #expect(try store.write { try $0.deleteExpiredRefreshTokens(now: 100) } == 1)
+      // Expired first, then revoked: both are spent; a live token of another account stays.
+      #expect(try store.write { try $0.deleteSpentRefreshTokens(now: 100) } == 1)
       #expect(try store.read { try $0.refreshToken(hash: token("a-1", family: "fa").tokenHash) } == nil)
+      #expect(try store.write { try $0.revokeRefreshTokens(accountID: "a1") } == 1)
+      #expect(try store.write { try $0.deleteSpentRefreshTokens(now: 100) } == 1)
+      #expect(try store.read { try $0.refreshToken(hash: token("a-2", family: "fa2").tokenHash) } == nil)
+      #expect(try store.read { try $0.refreshToken(hash: token("b-1", family: "fb").tokenHash) } != nil)
       try store.write { try $0.deleteAccount(id: "b1") }
       #expect(try store.read { try $0.refreshToken(hash: token("b-1", family: "fb").tokenHash) } == nil)
     }

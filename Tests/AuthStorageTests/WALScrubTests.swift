@@ -60,4 +60,18 @@ import Testing
       #expect(Self.survivors(sealed, in: store) == [])
     }
   }
+
+  /// A refresh replaces the tokens of the same session: the old ones are secrets too.
+  @Test func aRefreshLeavesNoOldSealedTokenInAnyFile() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      let generation = try store.write { try $0.beginSession(sampleSession(token: "first-token")) }
+      let sealed = try Self.sealedColumns(store)
+      var refreshed = sampleSession(token: "second-token")
+      refreshed.generation = generation
+      #expect(try store.write { try $0.replaceSession(refreshed) })
+      #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "second-token")
+      #expect(Self.survivors(sealed, in: store) == [])
+    }
+  }
 }

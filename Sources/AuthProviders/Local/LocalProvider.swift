@@ -8,11 +8,12 @@ import AuthSupport
 package final class LocalProvider: IdentityProvider {
   package let kind = ProviderKind.local
 
-  private let stores: LazyStore
-  private let clock: any Clock
-  private let random: any RandomSource
-  private let hasher: PasswordHasher
-  private let issuer: LocalTokenIssuer
+  let stores: LazyStore
+  let clock: any Clock
+  let random: any RandomSource
+  let hasher: PasswordHasher
+  let issuer: LocalTokenIssuer
+  var passwords: LocalPasswords { LocalPasswords(hasher: hasher) }
   package init(
     stores: LazyStore, clock: any Clock, random: any RandomSource, hasher: PasswordHasher = .owasp,
     accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int
@@ -23,105 +24,6 @@ package final class LocalProvider: IdentityProvider {
     self.hasher = hasher
     issuer = LocalTokenIssuer(
       random: random, accessTokenTTL: Int64(accessTokenTTLSeconds), refreshTokenTTL: Int64(refreshTokenTTLDays) * 86_400)
-  }
-
-  // MARK: - Login
-
-  package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
-    // nil: the stored hash changed while it was checked (another login's rehash, or `users passwd` in another
-    // process); check once more against the hash as it is now.
-    for _ in 0..<2 {
-      if let session = try await attemptLogin(account, password: password, profile: profile) { return session }
-    }
-    throw ProviderError(.invalidCredentials, "local login refused")
-  }
-
-  private func attemptLogin(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession? {
-    let now = clock.now()
-    // The attempt counts as a failure before its password is checked (a success clears it), in the transaction
-    // that checks the block: concurrent guesses cannot all get in before the first of them has failed.
-    let (blockedUntil, record, throttleKey) = try await Blocking.run { [stores] in
-      try stores.get().write { tx -> (Int64?, AccountRecord?, [UInt8]) in
-        let record = try Self.find(account, in: tx)
-        let key = LoginThrottle.key(for: account, naming: record)
-        let throttle = try tx.loginThrottle(identifierHash: key)
-        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil, key) }
-        try tx.putLoginThrottle(LoginThrottle.afterFailure(throttle, now: now), identifierHash: key, now: now)
-        return (nil, record, key)
-      }
-    }
-    if let blockedUntil {
-      throw ProviderError(.rateLimited(retryAfter: blockedUntil - now), "login blocked after failures")
-    }
-    // An unknown account is checked against a decoy with the same KDF cost, so that it takes
-    // exactly as long as a wrong password (no timing oracle for which accounts exist).
-    let encoded = try record?.passwordHash ?? hasher.decoyHash()
-    let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
-    guard matches, let record, !record.disabled else { throw ProviderError(.invalidCredentials, "local login refused") }
-    try Task.checkCancellation()  // cancelled during the KDF: issue nothing
-    let rehash = hasher.needsRehash(record.passwordHash) ? try await hashOffPool(password) : nil
-    return try await Blocking.run { [stores, issuer] in
-      try stores.get().write { tx -> IssuedSession? in
-        // The account may have changed while the password was checked: never log in to an account disabled or
-        // removed meanwhile, and never write the old password's rehash over a new one.
-        guard let current = try tx.account(id: record.id), !current.disabled else {
-          throw ProviderError(.invalidCredentials, "local login refused")
-        }
-        guard current.passwordHash == record.passwordHash else { return nil }
-        try tx.clearLoginThrottle(identifierHash: throttleKey)
-        if let rehash {
-          var updated = current
-          updated.passwordHash = rehash
-          try tx.updateAccount(updated)
-        }
-        let minted = try issuer.mint(for: current, profile: profile, familyID: nil, now: now, in: tx)
-        try tx.insertRefreshToken(minted.refreshRecord)
-        return minted.session
-      }
-    }
-  }
-
-  static func find(_ account: LoginAccount, in tx: ReadTransaction) throws -> AccountRecord? {
-    switch account.kind {
-    case .username: return try tx.account(username: account.text)
-    case .email: return try tx.account(email: account.text)
-    case .phone: return try tx.account(phone: account.text)
-    }
-  }
-
-  private func hashOffPool(_ password: String) async throws -> String {
-    try await Blocking.run { [hasher] in try hasher.hash(password: password) }
-  }
-
-  // MARK: - Registration
-
-  package func register(_ registration: Registration, password: String) async throws -> UserInfo {
-    let hash = try await hashOffPool(password)
-    let id = try Self.accountID(try random.bytes(16))
-    let account = AccountRecord(
-      id: id, username: registration.username, email: registration.email, phone: registration.phone,
-      displayName: registration.displayName, passwordHash: hash, createdAt: clock.now())
-    do {
-      try await Blocking.run { [stores] in try stores.get().write { try $0.insertAccount(account) } }
-    } catch let error as StorageError where error.code == .alreadyExists {
-      throw ProviderError(.alreadyExists(field: error.field), "account exists")
-    }
-    return Self.userInfo(account)
-  }
-
-  /// A UUID-shaped id (version 4 layout) from 16 random bytes.
-  static func accountID(_ bytes: [UInt8]) throws -> String {
-    var bytes = bytes
-    bytes[6] = (bytes[6] & 0x0F) | 0x40
-    bytes[8] = (bytes[8] & 0x3F) | 0x80
-    let hex = Array(Hex.lowercase(bytes))
-    return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
-  }
-
-  static func userInfo(_ account: AccountRecord) -> UserInfo {
-    UserInfo(
-      id: account.id, username: account.username, email: account.email, phone: account.phone,
-      displayName: account.displayName)
   }
 
   // MARK: - Refresh, revoke, user
@@ -157,15 +59,26 @@ package final class LocalProvider: IdentityProvider {
       })
   }
 
+  static func userInfo(_ account: AccountRecord) -> UserInfo {
+    UserInfo(
+      id: account.id, username: account.username, email: account.email, phone: account.phone,
+      displayName: account.displayName)
+  }
+
   private static func rejected(_ reason: String) -> ProviderError { ProviderError(.sessionRejected, reason) }
 
+  /// Revokes the session's refresh-token family (the access token, a signed JWT, expires on its own).
   package func revoke(_ current: IssuedSession) async throws {
-    guard let token = current.refreshToken else { return }
-    let hash = RefreshTokenRecord.hash(of: token)
-    try await Blocking.run { [stores] in
-      try stores.get().write { tx in
-        if let record = try tx.refreshToken(hash: hash) { try tx.revokeRefreshTokenFamily(record.familyID) }
-      }
+    guard case .inStore(let end) = retirement(of: current) else { return }
+    try await Blocking.run { [stores] in try stores.get().write { try end($0) } }
+  }
+
+  /// The family's revocation, run by `SessionService` in the transaction that replaces or clears the session.
+  package func retirement(of current: IssuedSession) -> Retirement {
+    let hash = current.refreshToken.map(RefreshTokenRecord.hash(of:))
+    return .inStore { tx in
+      guard let hash, let record = try tx.refreshToken(hash: hash) else { return }
+      try tx.revokeRefreshTokenFamily(record.familyID)
     }
   }
 

@@ -1,5 +1,6 @@
 import AuthCrypto
 import AuthJSON
+import AuthSupport
 import Synchronization
 
 /// Where the server's endpoints are and which ID-token algorithms it signs with: from the discovery document
@@ -93,8 +94,18 @@ actor FetchOnce<Value: Sendable> {
   private var cached: (value: Value, version: Int)?
   private var inFlight: Task<Value, any Error>?
   private var version = 0
+  /// With `cooldown`: when the cached value was fetched, by `clock`.
+  private let clock: (any Clock)?
+  private let cooldown: Int64
+  private var fetchedAt: Int64 = .min
 
-  init(_ fetch: @escaping @Sendable () async throws -> Value) { self.fetch = fetch }
+  /// - Parameter cooldown: seconds after a fetch during which `refetch` answers from the cache: a refetch
+  ///   triggered by what a server sends (an ID token naming an unknown key) must not become one request per token.
+  init(cooldown: Int64 = 0, clock: (any Clock)? = nil, _ fetch: @escaping @Sendable () async throws -> Value) {
+    self.fetch = fetch
+    self.clock = clock
+    self.cooldown = cooldown
+  }
 
   /// The cached value and its version, fetching it if there is none yet.
   func get() async throws -> (value: Value, version: Int) {
@@ -106,8 +117,10 @@ actor FetchOnce<Value: Sendable> {
   var fetched: Value? { cached?.value }
 
   /// Fetches again, unless a fetch newer than `seen` (a version `get` returned) already happened.
+  /// Within the cooldown of the last fetch, the cached value is the answer.
   func refetch(after seen: Int) async throws -> (value: Value, version: Int) {
     if let cached, cached.version > seen { return cached }
+    if let cached, let clock, clock.now() - fetchedAt < cooldown { return cached }
     return try await load()
   }
 
@@ -125,6 +138,7 @@ actor FetchOnce<Value: Sendable> {
         inFlight = nil
         version += 1
         cached = (value, version)
+        fetchedAt = clock?.now() ?? .min
       }
       return cached ?? (value, version)
     } catch {
@@ -153,10 +167,16 @@ package final class OAuth2Directory: Sendable {
     }
   }
 
-  func keys(at url: String, _ fetch: @escaping @Sendable () async throws -> JSONWebKeySet) -> FetchOnce<JSONWebKeySet> {
+  /// A key set is fetched again for an unknown key at most once a minute: enough for a real key rotation, and an
+  /// issuer (or whoever feeds us tokens) naming made-up keys cannot turn each token into a JWKS request.
+  static let keySetCooldown: Int64 = 60
+
+  func keys(at url: String, clock: any Clock, _ fetch: @escaping @Sendable () async throws -> JSONWebKeySet)
+    -> FetchOnce<JSONWebKeySet>
+  {
     keySets.withLock { keySets in
       if let known = keySets[url] { return known }
-      let created = FetchOnce(fetch)
+      let created = FetchOnce(cooldown: Self.keySetCooldown, clock: clock, fetch)
       keySets[url] = created
       return created
     }

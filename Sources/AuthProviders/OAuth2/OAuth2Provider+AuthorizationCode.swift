@@ -29,7 +29,7 @@ extension OAuth2Provider {
     let separator = authorizationEndpoint.contains("?") ? "&" : "?"
     let authorizationURL = authorizationEndpoint + separator + String(decoding: query.bytes, as: UTF8.self)
     let deadline = interactiveDeadline()
-    log.info("oauth2: authorization code flow started; listening on 127.0.0.1:\(listener.port)")
+    log.info("oauth2: authorization code flow started; listening on \(listener.address.literal):\(listener.port)")
     prompt(.authorizationCode(authorizationURL: authorizationURL, redirectURI: redirectURI, expiresAt: deadline))
 
     let code = try await awaitCode(listener, state: state, until: deadline)

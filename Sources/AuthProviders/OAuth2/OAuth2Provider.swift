@@ -13,7 +13,8 @@ import AuthSupport
 /// `allowPasswordGrant` answers `unsupported`.
 ///
 /// Discovery and the JWKS are fetched on first use and kept for the life of the process (the JWKS is fetched
-/// again once when an ID token names a key it does not hold). Nothing here logs a token, code, secret or body.
+/// again when an ID token names a key it does not hold, at most once a minute). Nothing here logs a token, code,
+/// secret or body.
 package final class OAuth2Provider: IdentityProvider {
   package let kind = ProviderKind.oauth2
 
@@ -57,7 +58,9 @@ package final class OAuth2Provider: IdentityProvider {
     guard let url = endpoints.jwksURI else {
       throw ProviderError(.badResponse, "an ID token came back but the issuer names no JWKS")
     }
-    return directory.keys(at: url) { [transport, log] in try await Self.fetchKeys(url, transport: transport, log: log) }
+    return directory.keys(at: url, clock: clock) { [transport, log] in
+      try await Self.fetchKeys(url, transport: transport, log: log)
+    }
   }
 
   // MARK: - Login
@@ -186,7 +189,7 @@ package final class OAuth2Provider: IdentityProvider {
       let keySets = try keySets(endpoints)
       var (keys, version) = try await keySets.get()
       if let keyID = header.keyID, !keys.contains(keyID: keyID) {
-        // The issuer may have rotated its keys since we fetched them: look once more.
+        // The issuer may have rotated its keys since we fetched them: look once more (unless we just did).
         log.info("oauth2: ID token names a key the cached JWKS lacks; fetching the JWKS again")
         (keys, version) = try await keySets.refetch(after: version)
       }

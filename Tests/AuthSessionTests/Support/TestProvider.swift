@@ -57,6 +57,11 @@ final class TestProvider: IdentityProvider {
   let revokedAccessTokens = Mutex<[[UInt8]]>([])
   /// The provider state `fetchUser` hands back (as the form provider does with its cookie jar).
   let stateAfterFetch: [UInt8]?
+  /// The access tokens of the sessions `revoke` was asked to end, in order.
+  let revokedSessions = Mutex<[[UInt8]]>([])
+  let revokeStarted = Signal()
+  /// Set when a `revoke` returned or threw.
+  let revokeEnded = Mutex(false)
   /// How many times `refresh` reached the local provider.
   let refreshCount = Mutex(0)
   /// How many times `fetchUser` was asked.
@@ -99,6 +104,9 @@ final class TestProvider: IdentityProvider {
   }
 
   func revoke(_ current: IssuedSession) async throws {
+    revokedSessions.withLock { $0.append(current.accessToken.withUnsafeBytes { Array($0) }) }
+    revokeStarted.fire()
+    defer { revokeEnded.withLock { $0 = true } }
     switch revocation {
     case .local: try await base.revoke(current)
     case .fails: throw ProviderError(.networkUnavailable, "test: server unreachable")

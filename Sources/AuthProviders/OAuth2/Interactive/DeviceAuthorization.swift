@@ -30,12 +30,13 @@ struct DeviceAuthorization: Sendable {
     else { throw ProviderError(.badResponse, "device authorization answer has no usable user_code") }
     // `verification_url`: the name some servers (Google's) used before the RFC.
     guard let uri = (answer["verification_uri"] ?? answer["verification_url"])?.stringValue, isWebURL(uri) else {
-      throw ProviderError(.badResponse, "device authorization answer has no http(s) verification_uri")
+      throw ProviderError(.badResponse, "device authorization answer has no https (or loopback http) verification_uri")
     }
     var complete: String?
     if let value = answer["verification_uri_complete"] {
       guard let text = value.stringValue, isWebURL(text) else {
-        throw ProviderError(.badResponse, "device authorization verification_uri_complete is not an http(s) URL")
+        throw ProviderError(
+          .badResponse, "device authorization verification_uri_complete is not an https (or loopback http) URL")
       }
       complete = text
     }
@@ -54,12 +55,12 @@ struct DeviceAuthorization: Sendable {
       verificationURIComplete: complete, expiresIn: expiresIn, interval: interval)
   }
 
-  /// The host opens or shows these: printable ASCII `http(s)://` only, so no `javascript:` or `file:` URL
-  /// and no control characters reach a browser or a terminal.
+  /// The host opens or shows these: printable ASCII only, so no control characters reach a browser or a terminal,
+  /// and held to the rule of every other URL a server hands us (`RequestTarget`: `https://`, or `http://` to a
+  /// `Loopback` host), so no `javascript:` or `file:` URL, and no page where the user types the code that a network
+  /// attacker could swap for a look-alike.
   static func isWebURL(_ text: String) -> Bool {
-    let lowered = text.lowercased()
-    return (lowered.hasPrefix("https://") || lowered.hasPrefix("http://")) && text.utf8.count <= 2048
-      && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    text.utf8.count <= 2048 && text.utf8.allSatisfy { (0x21...0x7E).contains($0) } && (try? RequestTarget(text)) != nil
   }
 }
 

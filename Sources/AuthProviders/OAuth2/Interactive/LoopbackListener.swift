@@ -6,7 +6,8 @@
 import Synchronization
 
 /// The redirect target of a native app's authorization request (RFC 8252 §7.3): a TCP listener on
-/// 127.0.0.1 with a port the kernel picks, opened when the login starts and closed when it ends (§8.3).
+/// 127.0.0.1 (or, where that cannot be bound, ::1) with a port the kernel picks, opened when the login starts and
+/// closed when it ends (§8.3).
 ///
 /// Non-blocking sockets and `poll`, driven in short `step`s that the owner runs on the `Blocking` pool, so no
 /// thread of the cooperative pool ever waits on the network and a cancelled login is seen between two steps.
@@ -34,35 +35,81 @@ final class LoopbackListener: Sendable {
   /// Touched by `step` and `close` only, which the owner calls one at a time; the lock is never contended.
   private let state: Mutex<State>
 
-  /// Binds 127.0.0.1 on an ephemeral port and listens.
-  /// - Throws: `ProviderError.networkUnavailable` when the socket cannot be set up.
-  init() throws(ProviderError) {
-    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-    let fd = socket(AF_INET, type, 0)
-    guard fd >= 0 else { throw ProviderError(.networkUnavailable, "loopback listener: socket failed (errno \(errno))") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(fd, socketAddress, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, socketAddress, &length) == 0
+  /// The loopback address the listener is on: the redirect URI must name the one that was bound.
+  enum Address: Sendable, Equatable {
+    case ipv4
+    case ipv6
+
+    /// As a URL writes it (RFC 8252 §7.3: the IP literal, never `localhost`).
+    var literal: String { self == .ipv4 ? "127.0.0.1" : "[::1]" }
+  }
+
+  let address: Address
+
+  /// Binds the first of `addresses` that can be bound, on an ephemeral port, and listens. RFC 8252 §7.3
+  /// recommends trying IPv4 and IPv6 loopback and using whichever is available: a host without IPv4 loopback (an
+  /// IPv6-only container) still gets its login.
+  /// - Throws: `ProviderError.networkUnavailable` when no address can be set up.
+  init(addresses: [Address] = [.ipv4, .ipv6]) throws(ProviderError) {
+    var failures: [String] = []
+    for address in addresses {
+      do throws(ProviderError) {
+        let (fd, port) = try Self.bound(on: address)
+        self.address = address
+        self.port = port
+        state = Mutex(State(listener: fd))
+        return
+      } catch {
+        failures.append(error.detail)
       }
+    }
+    throw ProviderError(.networkUnavailable, "loopback listener: \(failures.joined(separator: "; "))")
+  }
+
+  /// A non-blocking listening socket on `address`, and its port.
+  /// - Throws: `ProviderError.networkUnavailable` saying why (an errno).
+  private static func bound(on address: Address) throws(ProviderError) -> (Int32, UInt16) {
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    let fd = socket(address == .ipv4 ? AF_INET : AF_INET6, type, 0)
+    guard fd >= 0 else { throw ProviderError(.networkUnavailable, "no \(address) socket (errno \(errno))") }
+    var port: UInt16 = 0
+    let bound: Bool
+    switch address {
+    case .ipv4:
+      var socketAddress = sockaddr_in()
+      socketAddress.sin_family = sa_family_t(AF_INET)
+      socketAddress.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+      bound = bindAndListen(fd, &socketAddress)
+      port = UInt16(bigEndian: socketAddress.sin_port)
+    case .ipv6:
+      var socketAddress = sockaddr_in6()
+      socketAddress.sin6_family = sa_family_t(AF_INET6)
+      socketAddress.sin6_addr = in6addr_loopback
+      bound = bindAndListen(fd, &socketAddress)
+      port = UInt16(bigEndian: socketAddress.sin6_port)
     }
     guard bound else {
       let code = errno
       closeDescriptor(fd)
-      throw ProviderError(.networkUnavailable, "loopback listener: cannot listen on 127.0.0.1 (errno \(code))")
+      throw ProviderError(.networkUnavailable, "cannot listen on \(address.literal) (errno \(code))")
     }
-    port = UInt16(bigEndian: address.sin_port)
-    state = Mutex(State(listener: fd))
+    return (fd, port)
+  }
+
+  /// Binds `fd` to `socketAddress` (port 0), listens, and reads back the port the kernel chose into it.
+  private static func bindAndListen<SocketAddress>(_ fd: Int32, _ socketAddress: inout SocketAddress) -> Bool {
+    var length = socklen_t(MemoryLayout<SocketAddress>.size)
+    return withUnsafeMutablePointer(to: &socketAddress) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+        bind(fd, generic, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, generic, &length) == 0
+      }
+    }
   }
 
   deinit { close() }
 
-  /// `http://127.0.0.1:<port>/callback`: the IP literal, not `localhost` (RFC 8252 §8.3).
-  var redirectURI: String { "http://127.0.0.1:\(port)\(CallbackRequest.path)" }
+  /// `http://127.0.0.1:<port>/callback` (or `[::1]`): the IP literal, not `localhost` (RFC 8252 §8.3).
+  var redirectURI: String { "http://\(address.literal):\(port)\(CallbackRequest.path)" }
 
   /// Waits up to `milliseconds` for traffic, answers every connection whose request is complete, and returns
   /// the outcome of the first request with the right `state`, if one came.
