@@ -76,7 +76,7 @@ package final class SessionService: Sendable {
   }
 
   /// Stores a new session (a new generation) and announces it.
-  private func begin(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
+  func begin(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
     -> SessionSnapshot
   {
     // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
@@ -122,6 +122,8 @@ package final class SessionService: Sendable {
     package let provider: ProviderKind
     /// See `ProviderConfig.loginFlows`.
     package let loginFlows: [LoginFlow]
+    /// See `IdentityProvider.codeFlows`.
+    package let codeFlows: [CodeFlow]
     package let loggedIn: Bool
     package let expiresAt: Int64?
     package let username: String?
@@ -133,6 +135,7 @@ package final class SessionService: Sendable {
     return zip(names, records).map { name, record in
       ProfileStatus(
         name: name, provider: profiles[name]!.provider.kind, loginFlows: profiles[name]!.config.provider.loginFlows,
+        codeFlows: profiles[name]!.provider.codeFlows,
         loggedIn: record != nil, expiresAt: record?.expiresAt,
         username: record.flatMap(StoredSession.init)?.session.user.username)
     }

@@ -107,6 +107,8 @@ struct Wiring {
         sender.send(.notification(method: LoginMethod.promptNotification, params: prompt))
       })
     registry.register(RegisterMethod(sessions: sessions, validators: validators))
+    registry.register(SendCodeMethod(sessions: sessions, validators: validators))
+    registry.register(ResetPasswordMethod(sessions: sessions, validators: validators))
     registry.register(GetUserMethod(sessions: sessions))
     registry.register(RefreshTokenMethod(sessions: sessions))
     registry.register(LogoutMethod(sessions: sessions))

@@ -67,8 +67,8 @@ import Testing
     Self.expect(
       ConfigFixtures.local(#""rememberAccountDay": 3"#), path: "profiles.default.rememberAccountDay",
       message:
-        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, local, "
-        + "rest, oauth2, form")
+        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
+          + "local, rest, oauth2, form")
   }
 
   @Test func unknownKeyInValidation() {
@@ -89,8 +89,8 @@ import Testing
     Self.expect(
       ConfigFixtures.profile(#""Provider": "local""#), path: "profiles.default.Provider",
       message:
-        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, local, "
-        + "rest, oauth2, form")
+        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
+          + "local, rest, oauth2, form")
   }
 
   @Test func validationAndLocalMustBeObjects() {

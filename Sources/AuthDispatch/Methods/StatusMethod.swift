@@ -28,7 +28,8 @@ package struct StatusMethod: AsyncMethod {
     let profileList: [JSONValue] = profiles.map { status in
       var entry: JSONObject = [
         "name": .string(status.name), "provider": .string(status.provider.rawValue),
-        "loginFlows": .array(status.loginFlows.map { .string($0.rawValue) }), "loggedIn": .bool(status.loggedIn),
+        "loginFlows": .array(status.loginFlows.map { .string($0.rawValue) }),
+        "codeFlows": .array(status.codeFlows.map { .string($0.rawValue) }), "loggedIn": .bool(status.loggedIn),
       ]
       if let expiresAt = status.expiresAt { entry.appendNew(key: "expiresAt", value: .string(RFC3339.format(expiresAt))) }
       if let username = status.username { entry.appendNew(key: "username", value: .string(username)) }

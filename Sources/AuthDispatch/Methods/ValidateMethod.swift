@@ -67,7 +67,7 @@ package struct ValidateMethod: InlineMethod {
   }
 
   /// The `fields` object of a report; also used by `login`'s `validation_failed` errors.
-  package static func fieldsJSON(_ report: ValidationReport) -> JSONObject {
+  package static func fieldsJSON(_ report: ValidationReport, renamed: [FieldName: String] = [:]) -> JSONObject {
     var fields = JSONObject()
     for field in report.fields {
       var entry: JSONObject = ["valid": .bool(field.valid)]
@@ -76,7 +76,7 @@ package struct ValidateMethod: InlineMethod {
       entry.appendNew(
         key: "errors",
         value: .array(field.issues.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }))
-      fields.appendNew(key: field.field.rawValue, value: .object(entry))
+      fields.appendNew(key: renamed[field.field] ?? field.field.rawValue, value: .object(entry))
     }
     return fields
   }
