@@ -2,7 +2,7 @@
 /// once released, and a store from a newer build is refused rather than guessed at.
 enum Migrations {
   /// Ordered; `version` is what `user_version` holds after the step.
-  static let steps: [(version: Int32, sql: String)] = [(1, version1), (2, version2)]
+  static let steps: [(version: Int32, sql: String)] = [(1, version1), (2, version2), (3, version3)]
 
   static var latest: Int32 { steps.last?.version ?? 0 }
 
@@ -103,6 +103,41 @@ enum Migrations {
       id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
       protection TEXT NOT NULL,
       check_value BLOB NOT NULL
+    ) STRICT;
+    """
+
+  /// One-time codes and their send log, step-up challenges, authenticators and recovery codes. Codes, challenges
+  /// and recovery codes are stored only as keyed hashes; the authenticator secret is sealed. `slot` is a hash of
+  /// what a code is for (purpose and account, or a challenge), so a table row names no account in clear.
+  static let version3 = """
+    CREATE TABLE codes (
+      slot BLOB PRIMARY KEY NOT NULL,
+      code_hash BLOB NOT NULL,
+      expires_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE code_sends (
+      slot BLOB NOT NULL,
+      sent_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX code_sends_by_slot ON code_sends(slot, sent_at);
+    CREATE TABLE challenges (
+      challenge_hash BLOB PRIMARY KEY NOT NULL,
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      methods TEXT NOT NULL,
+      channel TEXT,
+      expires_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE authenticators (
+      account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      secret BLOB NOT NULL,
+      last_step INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE recovery_codes (
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      code_hash BLOB NOT NULL,
+      PRIMARY KEY (account_id, code_hash)
     ) STRICT;
     """
 }

@@ -10,8 +10,9 @@ import AuthSupport
 /// expiresAt}` — the same shape whether or not the account exists.
 package struct SendCodeMethod: AsyncMethod {
   package static let name = "sendCode"
-  /// Sends a code, changes no session: nothing on the profile needs to wait for it.
-  package let ordering = SessionOrdering.independent
+  /// It changes no session, but it is ordered like a session change so that a host pipelining `sendCode` then
+  /// `login {account, code}` (or `resetPassword`) on a profile has its send done before the code is checked.
+  package let ordering = SessionOrdering.changesSession
 
   private let sessions: SessionService
   private let validators: ProfileValidators

@@ -8,14 +8,24 @@ import AuthSupport
 package final class LocalProvider: IdentityProvider {
   package let kind = ProviderKind.local
 
-  private let stores: LazyStore
-  private let clock: any Clock
-  private let random: any RandomSource
-  private let hasher: PasswordHasher
-  private let issuer: LocalTokenIssuer
+  let stores: LazyStore
+  let clock: any Clock
+  let random: any RandomSource
+  let hasher: PasswordHasher
+  let issuer: LocalTokenIssuer
+  let codes: CodeBook
+  let stepUpAfterFailures: Int?
+  /// nil: no delivery configured, so no codes are sent (`unsupported`).
+  let delivery: (any CodeDelivery)?
+  let codeLog: IssuedCodeLog?
+
+  /// - Parameters:
+  ///   - codeDeliveryCommand: `local.codeDelivery.command`; nil sends no codes.
+  ///   - codeLog: test mode only: keeps issued codes for `test.lastCode`.
   package init(
     stores: LazyStore, clock: any Clock, random: any RandomSource, hasher: PasswordHasher = .owasp,
-    accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int
+    accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int, codes: CodesConfig = .defaults,
+    codeDeliveryCommand: [String]? = nil, log: Logger = .disabled, codeLog: IssuedCodeLog? = nil
   ) {
     self.stores = stores
     self.clock = clock
@@ -23,6 +33,12 @@ package final class LocalProvider: IdentityProvider {
     self.hasher = hasher
     issuer = LocalTokenIssuer(
       random: random, accessTokenTTL: Int64(accessTokenTTLSeconds), refreshTokenTTL: Int64(refreshTokenTTLDays) * 86_400)
+    self.codes = CodeBook(
+      random: random, length: codes.length, ttl: Int64(codes.ttlSeconds), cooldown: Int64(codes.resendCooldownSeconds),
+      maxPerDay: codes.maxPerDay)
+    stepUpAfterFailures = codes.requireAfterFailures
+    delivery = codeDeliveryCommand.map { CommandCodeDelivery(argv: $0, log: log) }
+    self.codeLog = codeLog
   }
 
   // MARK: - Login
@@ -40,14 +56,14 @@ package final class LocalProvider: IdentityProvider {
     let now = clock.now()
     // The attempt counts as a failure before its password is checked (a success clears it), in the transaction
     // that checks the block: concurrent guesses cannot all get in before the first of them has failed.
-    let (blockedUntil, record, throttleKey) = try await Blocking.run { [stores] in
-      try stores.get().write { tx -> (Int64?, AccountRecord?, [UInt8]) in
+    let (blockedUntil, record, throttleKey, before) = try await Blocking.run { [stores] in
+      try stores.get().write { tx -> (Int64?, AccountRecord?, [UInt8], LoginThrottleRecord?) in
         let record = try Self.find(account, in: tx)
         let key = LoginThrottle.key(for: account, naming: record)
         let throttle = try tx.loginThrottle(identifierHash: key)
-        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil, key) }
+        if let throttle, throttle.blockedUntil > now { return (throttle.blockedUntil, nil, key, throttle) }
         try tx.putLoginThrottle(LoginThrottle.afterFailure(throttle, now: now), identifierHash: key, now: now)
-        return (nil, record, key)
+        return (nil, record, key, throttle)
       }
     }
     if let blockedUntil {
@@ -59,6 +75,12 @@ package final class LocalProvider: IdentityProvider {
     let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
     guard matches, let record, !record.disabled else { throw ProviderError(.invalidCredentials, "local login refused") }
     try Task.checkCancellation()  // cancelled during the KDF: issue nothing
+    if let channel = stepUpChannel(account, record, failuresBefore: before?.failures ?? 0) {
+      // The password was right: this attempt is not one more failure, but the earlier ones stay counted until
+      // the second step is passed (`verify` clears them).
+      try await restoreThrottle(before, key: throttleKey, now: now)
+      try await demandStepUp(record, channel: channel, account: account)
+    }
     let rehash = hasher.needsRehash(record.passwordHash) ? try await hashOffPool(password) : nil
     return try await Blocking.run { [stores, issuer] in
       try stores.get().write { tx -> IssuedSession? in
@@ -81,6 +103,18 @@ package final class LocalProvider: IdentityProvider {
     }
   }
 
+  private func restoreThrottle(_ before: LoginThrottleRecord?, key: [UInt8], now: Int64) async throws {
+    try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        if let before {
+          try tx.putLoginThrottle(before, identifierHash: key, now: now)
+        } else {
+          try tx.clearLoginThrottle(identifierHash: key)
+        }
+      }
+    }
+  }
+
   static func find(_ account: LoginAccount, in tx: ReadTransaction) throws -> AccountRecord? {
     switch account.kind {
     case .username: return try tx.account(username: account.text)
@@ -89,7 +123,7 @@ package final class LocalProvider: IdentityProvider {
     }
   }
 
-  private func hashOffPool(_ password: String) async throws -> String {
+  func hashOffPool(_ password: String) async throws -> String {
     try await Blocking.run { [hasher] in try hasher.hash(password: password) }
   }
 

@@ -14,9 +14,12 @@ enum LoginThrottle {
 
   /// The key failures are counted under: the account's when `account` names one, else the identifier's.
   static func key(for account: LoginAccount, naming record: AccountRecord?) -> [UInt8] {
-    if let record { return SHA256.hash(Array("account:\(record.id)".utf8)) }
+    if let record { return key(of: record) }
     return SHA256.hash(Array("\(account.kind.rawValue):\(account.text.lowercased())".utf8))
   }
+
+  /// The key of an account's failures, whichever identifier named it.
+  static func key(of record: AccountRecord) -> [UInt8] { SHA256.hash(Array("account:\(record.id)".utf8)) }
 
   /// The failure record after one more failure at `now`.
   static func afterFailure(_ previous: LoginThrottleRecord?, now: Int64) -> LoginThrottleRecord {
