@@ -20,6 +20,8 @@ struct UsersCommand {
     case list
     case remove(String)
     case passwd(String)
+    case totpEnable(String)
+    case totpDisable(String)
 
     static func parse(_ words: [String]) throws(UsageError) -> Action {
       switch (words.first, words.count) {
@@ -27,7 +29,11 @@ struct UsersCommand {
       case ("list", 1): return .list
       case ("remove", 2): return .remove(words[1])
       case ("passwd", 2): return .passwd(words[1])
-      default: throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME")
+      case ("totp", 3) where words[1] == "enable": return .totpEnable(words[2])
+      case ("totp", 3) where words[1] == "disable": return .totpDisable(words[2])
+      default:
+        throw UsageError(
+          "users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | totp enable|disable USERNAME")
       }
     }
   }
@@ -42,6 +48,8 @@ struct UsersCommand {
       case .list: try list()
       case .remove(let username): try remove(username)
       case .passwd(let username): try passwd(username)
+      case .totpEnable(let username): try enableAuthenticator(username)
+      case .totpDisable(let username): try disableAuthenticator(username)
       }
       return 0
     } catch let error as Refusal {
@@ -79,11 +87,31 @@ struct UsersCommand {
     let registration = Registration(
       username: fields[.username]?.value ?? username, email: fields[.email]?.value, phone: fields[.phone]?.value,
       displayName: wiring.options.displayName)
-    let provider = LocalProvider(
+    let user = try waitFor { [provider] in try await provider.register(registration, password: password) }
+    print(JSONWriter.string(.object(user.json)))
+  }
+
+  /// The local provider as these commands use it: accounts and authenticators only, no tokens are issued.
+  private var provider: LocalProvider {
+    LocalProvider(
       stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
       accessTokenTTLSeconds: 900, refreshTokenTTLDays: 30)
-    let user = try waitFor { try await provider.register(registration, password: password) }
-    print(JSONWriter.string(.object(user.json)))
+  }
+
+  /// Prints the `otpauth://` URI (for the app, or a QR code of it) and the ten recovery codes, shown this once:
+  /// the store keeps only their hashes. This is the one place they are ever printed, on the operator's terminal.
+  private func enableAuthenticator(_ username: String) throws {
+    let enrolled = try waitFor { [provider] in
+      try await provider.enrollAuthenticator(username: username, issuer: "auth-sidecar")
+    }
+    print(enrolled.uri)
+    for code in enrolled.recovery { print(code) }
+  }
+
+  private func disableAuthenticator(_ username: String) throws {
+    guard try waitFor({ [provider] in try await provider.removeAuthenticator(username: username) }) else {
+      throw Refusal(message: "\(username) has no authenticator")
+    }
   }
 
   private func list() throws {

@@ -82,7 +82,7 @@ import Testing
   @Test func unknownKeyInLocal() {
     Self.expect(
       ConfigFixtures.localSettings(#""accessTokenTTL": 900"#), path: "profiles.default.local.accessTokenTTL",
-      message: "unknown key; expected one of accessTokenTTLSeconds, refreshTokenTTLDays")
+      message: "unknown key; expected one of accessTokenTTLSeconds, refreshTokenTTLDays, codeDelivery")
   }
 
   @Test func keysAreCaseSensitive() {

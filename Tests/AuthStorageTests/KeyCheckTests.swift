@@ -64,7 +64,12 @@ import Testing
       try openStore(parent).write { try $0.beginSession(sampleSession()) }
       // As an older build left it: schema version 1, no record.
       let database = parent + "/state/store.sqlite3"
-      try rawExecute(database, "DROP TABLE key_check; PRAGMA user_version = 1")
+      try rawExecute(
+        database,
+        """
+        DROP TABLE key_check; DROP TABLE codes; DROP TABLE code_sends; DROP TABLE challenges;
+        DROP TABLE recovery_codes; DROP TABLE authenticators; PRAGMA user_version = 1
+        """)
       // Its sealed values show that this key is not the one: refused, and still no record.
       #expect(storageError { try openStore(parent, environment: Self.otherKey) }?.code == .corrupt)
       #expect(storageError { try openStore(parent, environment: [:]) }?.code == .corrupt)

@@ -17,23 +17,26 @@ extension LocalProvider {
     return Self.destination(other, account, record) != nil ? other : nil
   }
 
-  /// Leaves a challenge, sends its code, and answers `verificationRequired`.
-  func demandStepUp(_ record: AccountRecord, channel: CodeChannel, account: LoginAccount) async throws -> Never {
+  /// Leaves a challenge, sends its code (for `channel`; nil: the account's authenticator answers it), and answers
+  /// `verificationRequired`.
+  func demandStepUp(_ record: AccountRecord, channel: CodeChannel?, account: LoginAccount) async throws -> Never {
     let challenge = Base64URL.encode(try random.bytes(32))
     let hash = SHA256.hash(Array(challenge.utf8))
     let now = clock.now()
+    let methods: [VerificationMethod] = channel.map { [VerificationMethod($0)] } ?? [.totp, .recovery]
     let stored = ChallengeRecord(
-      accountID: record.id, methods: VerificationMethod(channel).rawValue, channel: channel.rawValue,
+      accountID: record.id, methods: methods.map(\.rawValue).joined(separator: ","), channel: channel?.rawValue,
       expiresAt: now + codes.ttl)
     let pending = try await Blocking.run { [stores] in
-      try stores.get().write { tx -> Result<PendingCode, ProviderError> in
+      try stores.get().write { tx -> Result<PendingCode, ProviderError>? in
         try tx.insertChallenge(stored, hash: hash, now: now)
+        guard let channel else { return nil }
         return try self.issueStepUpCode(record, channel, challengeHash: hash, now: now, in: tx)
       }
     }
-    var required = VerificationRequired(
-      methods: [VerificationMethod(channel)], challenge: challenge, expiresAt: now + codes.ttl)
+    var required = VerificationRequired(methods: methods, challenge: challenge, expiresAt: now + codes.ttl)
     switch pending {
+    case nil: break
     case .success(let pending):
       if let delivery { try await deliver(pending, via: delivery) }
       required.sentTo = pending.sentTo(typed: account.text)
@@ -125,7 +128,12 @@ extension LocalProvider {
     _ code: String, _ stored: ChallengeRecord, challengeHash: [UInt8], now: Int64, in tx: WriteTransaction
   ) throws -> CodeRefusal? {
     guard stored.attempts < CodeBook.maxAttempts else { return .invalidCode }
-    guard stored.channel != nil else { return .invalidCode }
+    if stored.methods.split(separator: ",").contains(Substring(VerificationMethod.totp.rawValue)) {
+      let accepted =
+        try acceptAuthenticatorCode(code, accountID: stored.accountID, now: now, in: tx)
+        || acceptRecoveryCode(code, accountID: stored.accountID, in: tx)
+      return accepted ? nil : .invalidCode
+    }
     return try codes.consume(code, slot: CodeBook.slot(challengeHash: challengeHash), now: now, in: tx)
   }
 }

@@ -75,7 +75,9 @@ package final class LocalProvider: IdentityProvider {
     let matches = try await Blocking.run { [hasher] in try hasher.verify(password: password, encoded: encoded) }
     guard matches, let record, !record.disabled else { throw ProviderError(.invalidCredentials, "local login refused") }
     try Task.checkCancellation()  // cancelled during the KDF: issue nothing
-    if let channel = stepUpChannel(account, record, failuresBefore: before?.failures ?? 0) {
+    let authenticator = try await hasAuthenticator(record.id)
+    let channel = authenticator ? nil : stepUpChannel(account, record, failuresBefore: before?.failures ?? 0)
+    if authenticator || channel != nil {
       // The password was right: this attempt is not one more failure, but the earlier ones stay counted until
       // the second step is passed (`verify` clears them).
       try await restoreThrottle(before, key: throttleKey, now: now)
