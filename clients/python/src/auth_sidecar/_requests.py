@@ -119,6 +119,8 @@ def login(
     email: Optional[str] = None,
     phone: Optional[str] = None,
     password: Optional[str] = None,
+    code: Optional[str] = None,
+    challenge: Optional[str] = None,
     flow: Optional[LoginFlow] = None,
     on_prompt: Optional[PromptCallback] = None,
     profile: Optional[str] = None,
@@ -132,8 +134,19 @@ def login(
     here: ``on_prompt(prompt)`` gets what to show or open — the device flow's ``userCode`` and
     ``verificationUri``, or the ``authorizationUrl`` to open in the user's browser — and the call
     returns once the user is done. Give a ``timeout`` long enough for a person (the sidecar's own
-    deadline is ``prompt["expiresAt"]``); a timeout or a cancellation stops the wait."""
+    deadline is ``prompt["expiresAt"]``); a timeout or a cancellation stops the wait.
+
+    ``code`` instead of ``password`` logs in with a code sent by ``send_code(purpose="login")``; ``challenge``
+    and ``code`` (no account) complete a login that raised :class:`VerificationRequired`."""
     given = [v for v in (account, username, email, phone) if v is not None]
+    if code is not None or challenge is not None:
+        if password is not None or flow not in (None, "password") or not isinstance(code, str):
+            raise TypeError("login(code=...) needs code= as a str, and no password= or flow=")
+        if (challenge is None) != (len(given) == 1) or (challenge is not None and given):
+            raise TypeError("login(code=...) needs either challenge= or exactly one account field")
+        params = params_of(account=account, username=username, email=email, phone=phone, code=code,
+                           challenge=challenge, profile=profile, locale=locale)
+        return _request(self, "login", params, timeout)
     if flow in INTERACTIVE_FLOWS:
         # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
         if given or password is not None:
