@@ -63,7 +63,40 @@ export class InvalidRequestError extends AuthSidecarError {}
 export class MethodNotFoundError extends AuthSidecarError {}
 export class InvalidParamsError extends AuthSidecarError {}
 export class ValidationFailedError extends AuthSidecarError {}
-export class InvalidCredentialsError extends AuthSidecarError {}
+export class InvalidCredentialsError extends AuthSidecarError {
+  /** For a code: `"invalid_code"` (let the user type again) or `"code_expired"` (send a new one). */
+  get reason() {
+    return this.data.reason;
+  }
+}
+/**
+ * The password was right; a second step is needed. Ask for a code by one of `methods` (`sms`, `email`, `totp`,
+ * `recovery`), then `login({challenge, code})`. The challenge is a secret: do not log it.
+ */
+export class VerificationRequiredError extends AuthSidecarError {
+  get challenge() {
+    return this.data.challenge;
+  }
+
+  get methods() {
+    return Array.isArray(this.data.methods) ? this.data.methods : [];
+  }
+
+  /** RFC 3339: when the challenge stops being accepted. */
+  get expiresAt() {
+    return this.data.expiresAt;
+  }
+
+  /** Where a code was sent while answering (masked), if one was. */
+  get sentTo() {
+    return this.data.sentTo;
+  }
+
+  /** RFC 3339: when `sendCode({challenge})` may send another code. */
+  get resendAt() {
+    return this.data.resendAt;
+  }
+}
 export class NotLoggedInError extends AuthSidecarError {
   /** The account that last logged in on this profile (pre-fill the login form), if remembered. */
   get lastAccount() {
@@ -75,6 +108,11 @@ export class RateLimitedError extends AuthSidecarError {
   /** `"too_many_in_flight"` when the sidecar's in-flight limit was hit. */
   get reason() {
     return this.data.reason;
+  }
+
+  /** For `sendCode`: RFC 3339, when the next code may be sent (draw the countdown from it). */
+  get resendAt() {
+    return this.data.resendAt;
   }
 }
 export class NetworkUnavailableError extends AuthSidecarError {}
@@ -127,6 +165,7 @@ export const ERROR_KINDS = Object.freeze(
       ['already_exists', AlreadyExistsError, -32013],
       ['unsupported', UnsupportedError, -32014],
       ['config_error', ConfigError, -32015],
+      ['verification_required', VerificationRequiredError, -32016],
       ['cancelled', CancelledError, -32800],
     ]).map(([kind, errorClass, code]) => [kind, Object.freeze({ code, errorClass })]),
   ),
