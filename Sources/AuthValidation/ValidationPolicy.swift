@@ -15,6 +15,8 @@ package struct ValidationPolicy: Sendable {
   package let passwordMaxLength: Int
   package let usernameMinLength: Int
   package let usernameMaxLength: Int
+  /// Digits in a one-time code (the profile's `codes.length`).
+  package private(set) var codeLength = 6
   /// Compiled once here so that a bad pattern fails at start-up, not on a request.
   let compiledUsernamePattern: UsernamePattern?
 
@@ -53,6 +55,14 @@ package struct ValidationPolicy: Sendable {
     usernameMinLength = Self.defaultUsernameLengthRange.lowerBound
     usernameMaxLength = Self.defaultUsernameLengthRange.upperBound
     compiledUsernamePattern = nil
+  }
+
+  /// The same policy checking codes of `length` digits (a profile's codes settings live apart from its
+  /// validation settings, but a form's code field is validated with the rest of the form).
+  package func withCodeLength(_ length: Int) -> ValidationPolicy {
+    var policy = self
+    policy.codeLength = length
+    return policy
   }
 
   private static func checked(_ length: Int, _ setting: String) throws(ValidationPolicyError) -> Int {

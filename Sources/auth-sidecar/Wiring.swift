@@ -102,7 +102,8 @@ struct Wiring {
   /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.
   func makeServer(sender: any MessageSender) -> Server {
     let sessions = makeSessions { sender.send(.notification(method: SessionChanged.method, params: $0.params)) }
-    let validators = ProfileValidators(policies: config.profiles.mapValues(\.validation))
+    let validators = ProfileValidators(
+      policies: config.profiles.mapValues { $0.validation.withCodeLength($0.codes.length) })
     var registry = MethodRegistry()
     registry.register(ValidateMethod(validators: validators))
     registry.register(DiscoverMethod())

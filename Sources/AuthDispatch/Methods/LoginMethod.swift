@@ -84,8 +84,13 @@ package struct LoginMethod: AsyncMethod {
       }
       return try await sessions.verify(profile: context.profile, challenge: challenge, code: code)
     }
-    let validator = try validators.validator(for: context.profile)
-    let account = try AccountParam.read(params, validator: validator, locale: context.locale)
+    // The account and the code are checked together, as a form shows both fields' errors at once.
+    let (field, text) = try AccountParam.given(params)
+    var input = ValidationInput()
+    input[field] = text
+    input.code = code
+    let report = try validators.validator(for: context.profile).validate(input, purpose: .login, locale: context.locale)
+    let account = try AccountParam.account(from: report, field: field)
     return try await sessions.login(profile: context.profile, account: account, code: code)
   }
 

@@ -26,6 +26,7 @@ package struct ResetPasswordMethod: AsyncMethod {
     let (field, text) = try AccountParam.given(params)
     var login = ValidationInput()
     login[field] = text
+    login.code = try params.string("code") ?? ""
     var report = validator.validate(login, purpose: .login, locale: context.locale)
     let newPassword = try params.string("newPassword") ?? ""
     let passwordReport = validator.check(.password, newPassword, purpose: .register, locale: context.locale)

@@ -15,11 +15,10 @@ package struct ValidateMethod: InlineMethod {
     try params.allowOnly(Self.fieldKeys)
     let input = ValidationInput(
       account: try params.string("account"), username: try params.string("username"),
-      email: try params.string("email"), phone: try params.string("phone"), password: try params.string("password"))
-    guard input.account != nil || input.username != nil || input.email != nil || input.phone != nil
-      || input.password != nil
-    else {
-      throw RPCError.invalidParams("give at least one of account, username, email, phone, password")
+      email: try params.string("email"), phone: try params.string("phone"),
+      password: try params.string("password"), code: try params.string("code"))
+    guard !input.isEmpty else {
+      throw RPCError.invalidParams("give at least one of account, username, email, phone, password, code")
     }
     let purpose = try Self.purpose(params)
     let report = try validators.validator(for: context.profile).validate(input, purpose: purpose, locale: context.locale)
