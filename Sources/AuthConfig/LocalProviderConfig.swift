@@ -13,15 +13,20 @@ package struct LocalProviderConfig: Sendable, Equatable {
   package let accessTokenTTLSeconds: Int
   /// Lifetime of a refresh token; each use rotates it and starts a new lifetime.
   package let refreshTokenTTLDays: Int
+  /// The program (and its arguments) that delivers one-time codes: it gets `{to, channel, code, purpose,
+  /// expiresAt}` as JSON on stdin. nil: this profile sends no codes (`sendCode` answers `unsupported`).
+  package let codeDeliveryCommand: [String]?
 
   /// - Important: both values must lie in their ranges; the loader checks them for files.
   package init(
     accessTokenTTLSeconds: Int = defaultAccessTokenTTLSeconds,
-    refreshTokenTTLDays: Int = defaultRefreshTokenTTLDays
+    refreshTokenTTLDays: Int = defaultRefreshTokenTTLDays,
+    codeDeliveryCommand: [String]? = nil
   ) {
     precondition(Self.accessTokenTTLSecondsRange.contains(accessTokenTTLSeconds), "accessTokenTTLSeconds out of range")
     precondition(Self.refreshTokenTTLDaysRange.contains(refreshTokenTTLDays), "refreshTokenTTLDays out of range")
     self.accessTokenTTLSeconds = accessTokenTTLSeconds
     self.refreshTokenTTLDays = refreshTokenTTLDays
+    self.codeDeliveryCommand = codeDeliveryCommand
   }
 }

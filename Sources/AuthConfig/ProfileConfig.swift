@@ -17,6 +17,8 @@ package struct ProfileConfig: Sendable {
   package let refreshMarginSeconds: Int
   /// What a remote provider's TLS connections trust beyond (or instead of) the system store.
   package let tls: TLSSettings
+  /// One-time code rules: length, lifetime, resend cooldown, daily cap, step-up after failures.
+  package let codes: CodesConfig
 
   /// - Important: `name` must pass the `ProfileName` rule and the numbers must lie in their ranges; the loader
   ///   checks all of them for files, so only code can break these preconditions.
@@ -26,7 +28,8 @@ package struct ProfileConfig: Sendable {
     validation: ValidationPolicy = .standard,
     rememberAccountDays: Int = defaultRememberAccountDays,
     refreshMarginSeconds: Int = defaultRefreshMarginSeconds,
-    tls: TLSSettings = TLSSettings()
+    tls: TLSSettings = TLSSettings(),
+    codes: CodesConfig = .defaults
   ) {
     precondition(ProfileName(name) != nil, "profile names are 1-64 characters of [A-Za-z0-9_.-]")
     precondition(Self.rememberAccountDaysRange.contains(rememberAccountDays), "rememberAccountDays out of range")
@@ -37,5 +40,6 @@ package struct ProfileConfig: Sendable {
     self.rememberAccountDays = rememberAccountDays
     self.refreshMarginSeconds = refreshMarginSeconds
     self.tls = tls
+    self.codes = codes
   }
 }

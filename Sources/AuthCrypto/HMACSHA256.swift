@@ -20,15 +20,24 @@ package enum HMACSHA256 {
   }
 
   static func authenticate(_ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) -> [UInt8] {
+    HMACDigest.authenticate(message, key: key, digest: "SHA256", byteCount: byteCount)
+  }
+}
+
+/// One HMAC through libcrypto's EVP_MAC (`EVP_Q_mac`), for the digest named.
+enum HMACDigest {
+  static func authenticate(
+    _ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, digest: String, byteCount: Int
+  ) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: byteCount) { mac, initialized in
       var length = 0
       let result = key.withNonNullBytes { keyBytes, keyCount in
         message.withNonNullBytes { bytes, count in
           EVP_Q_mac(
-            nil, "HMAC", nil, "SHA256", nil, keyBytes, keyCount, bytes, count, mac.baseAddress, byteCount, &length)
+            nil, "HMAC", nil, digest, nil, keyBytes, keyCount, bytes, count, mac.baseAddress, byteCount, &length)
         }
       }
-      guard result != nil, length == byteCount else { OpenSSLErrorQueue.trap("EVP_Q_mac(HMAC-SHA256)") }
+      guard result != nil, length == byteCount else { OpenSSLErrorQueue.trap("EVP_Q_mac(HMAC-\(digest))") }
       initialized = byteCount
     }
   }

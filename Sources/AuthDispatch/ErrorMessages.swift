@@ -1,4 +1,5 @@
 import AuthProtocol
+import AuthProviders
 import AuthValidation
 
 /// The short, human text of each error kind, in every locale we ship.
@@ -29,6 +30,20 @@ enum ErrorMessages {
       : "Too many failed attempts: the account is locked. Reset the password or ask an administrator."
   }
 
+  /// `invalid_credentials` for a code that was not accepted.
+  static func codeRefused(_ refusal: CodeRefusal, _ locale: MessageLocale) -> String {
+    switch refusal {
+    case .invalidCode: locale == .zhHans ? "验证码不正确。" : "The verification code is incorrect."
+    case .codeExpired:
+      locale == .zhHans ? "验证码已过期，请重新获取。" : "The verification code has expired. Request a new one."
+    }
+  }
+
+  /// `server_error` for a code that could not be delivered.
+  static func deliveryFailed(_ locale: MessageLocale) -> String {
+    locale == .zhHans ? "验证码发送失败，请稍后再试。" : "The code could not be sent. Try again later."
+  }
+
   /// `validation_failed` for a field an interactive login does not take.
   static func notTaken(_ locale: MessageLocale) -> String {
     locale == .zhHans ? "此登录方式不使用该字段。" : "This login flow does not take this field."
@@ -55,6 +70,8 @@ enum ErrorMessages {
     case .alreadyExists: return ("That account already exists.", "该账号已存在。")
     case .unsupported: return ("This is not supported for this profile.", "此配置不支持该操作。")
     case .configError: return ("The configuration is not valid.", "配置无效。")
+    case .verificationRequired:
+      return ("Enter the verification code to finish signing in.", "请输入验证码以完成登录。")
     case .cancelled: return ("The request was cancelled.", "请求已取消。")
     case .internal: return ("Internal error.", "内部错误。")
     }

@@ -4,6 +4,7 @@ import AuthProtocol
 import AuthProviders
 import AuthSession
 import AuthStorage
+import AuthSupport
 import AuthValidation
 
 /// The one place where any Swift error becomes a JSON-RPC error object.
@@ -32,7 +33,8 @@ package struct ErrorTranslator: Sendable {
     case is CancellationError:
       return localized(.cancelled, locale)
     case let failure as ValidationFailure:
-      return localized(.validationFailed, locale, details: ["fields": .object(ValidateMethod.fieldsJSON(failure.report))])
+      let fields = ValidateMethod.fieldsJSON(failure.report, renamed: failure.renamed)
+      return localized(.validationFailed, locale, details: ["fields": .object(fields)])
     case let failure as FieldsNotTaken:
       let issue: JSONValue = .object(["code": "not_taken", "message": .string(ErrorMessages.notTaken(locale))])
       var fields = JSONObject()
@@ -102,8 +104,32 @@ package struct ErrorTranslator: Sendable {
       return RPCError(.invalidCredentials, ErrorMessages.declined(locale), details: details)
     case .notCompleted:
       return RPCError(.timeout, ErrorMessages.notCompleted(locale), details: details)
+    case .verificationRequired(let required):
+      return localized(.verificationRequired, locale, details: Self.details(required))
+    case .codeRefused(let refusal):
+      details["reason"] = .string(refusal.rawValue)
+      return RPCError(.invalidCredentials, ErrorMessages.codeRefused(refusal, locale), details: details)
+    case .codeRateLimited(let retryAfter, let resendAt):
+      details["retryAfter"] = .number(JSONNumber(max(retryAfter, 1)))
+      details["resendAt"] = .string(RFC3339.format(resendAt))
+      kind = .rateLimited
+    case .deliveryFailed:
+      details["reason"] = "delivery_failed"
+      return RPCError(.serverError, ErrorMessages.deliveryFailed(locale), details: details)
     }
     return localized(kind, locale, details: details)
+  }
+
+  /// `{methods, challenge, expiresAt, sentTo?, resendAt?}`: the challenge is the one secret an error answer
+  /// carries, because the host must send it back with the code; it is never reported to the log.
+  static func details(_ required: VerificationRequired) -> JSONObject {
+    var details: JSONObject = [
+      "methods": .array(required.methods.map { .string($0.rawValue) }), "challenge": .string(required.challenge),
+      "expiresAt": .string(RFC3339.format(required.expiresAt)),
+    ]
+    if let sentTo = required.sentTo { details["sentTo"] = .string(sentTo) }
+    if let resendAt = required.resendAt { details["resendAt"] = .string(RFC3339.format(resendAt)) }
+    return details
   }
 
   private func translate(_ error: StorageError, _ locale: MessageLocale) -> RPCError {

@@ -23,6 +23,7 @@ package enum ErrorKind: String, Sendable, CaseIterable {
   case alreadyExists = "already_exists"
   case unsupported
   case configError = "config_error"
+  case verificationRequired = "verification_required"
   case cancelled
   case `internal`
 
@@ -48,6 +49,7 @@ package enum ErrorKind: String, Sendable, CaseIterable {
     case .alreadyExists: return -32013
     case .unsupported: return -32014
     case .configError: return -32015
+    case .verificationRequired: return -32016
     case .cancelled: return -32800
     }
   }

@@ -49,6 +49,31 @@ package protocol IdentityProvider: Sendable {
   /// The user as the provider knows it now.
   /// - Throws: `ProviderError.sessionRejected` when the provider refuses the session's credential.
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser
+
+  // MARK: One-time codes (defaults answering `unsupported` are in `Codes/CodeOperations.swift`)
+
+  /// The code flows this profile offers, for `status`; empty for a provider without codes.
+  var codeFlows: [CodeFlow] { get }
+
+  /// Sends a one-time code. An account the provider does not know gets the same answer (and takes as long), so
+  /// `sendCode` cannot tell which accounts exist.
+  /// - Throws: `ProviderError` (`codeRateLimited` inside the resend cooldown or past the daily cap,
+  ///   `unsupported`, a transient failure when the delivery failed).
+  func sendCode(_ request: CodeRequest, profile: String) async throws -> SentCode
+
+  /// Logs in with a code sent for `CodePurpose.login`.
+  /// - Throws: `ProviderError.codeRefused` for a wrong, used or expired code (and for an unknown account).
+  func login(_ account: LoginAccount, code: String, profile: String) async throws -> IssuedSession
+
+  /// Completes a login that answered `verificationRequired`, with the code the user typed for its challenge.
+  /// - Throws: `ProviderError.codeRefused` (the challenge stays usable for its remaining attempts).
+  func verify(challenge: String, code: String, profile: String) async throws -> IssuedSession
+
+  /// Sets a new password with a code sent for `CodePurpose.resetPassword`; the caller has already checked
+  /// `newPassword` against the profile's register policy, and ends the account's sessions on success.
+  /// - Throws: `ProviderError.codeRefused`, `unsupported`, …
+  func resetPassword(_ account: LoginAccount, code: String, newPassword: String, profile: String) async throws
+    -> PasswordReset
 }
 
 /// What a refresh gives `SessionService` to store.

@@ -27,6 +27,16 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
     case declined
     /// The user did not complete an interactive login in time (our deadline, or the device code expired).
     case notCompleted
+    /// The first login step passed; a second one (a code) is needed. Answered `verification_required`.
+    case verificationRequired(VerificationRequired)
+    /// A one-time code was not accepted. Answered `invalid_credentials` with `data.reason`.
+    case codeRefused(CodeRefusal)
+    /// No code may be sent before `resendAt` (Unix seconds): the resend cooldown, the daily cap, or the server's
+    /// own "too soon". Answered `rate_limited` with `retryAfter` and `data.resendAt`.
+    case codeRateLimited(retryAfter: Int64, resendAt: Int64)
+    /// The code could not be delivered (the delivery command failed, or the server's SMS/email gateway did).
+    /// Answered `server_error` with `data.reason: "delivery_failed"`: sending again may work.
+    case deliveryFailed
   }
 
   package let code: Code
@@ -47,7 +57,7 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
 
   package var isTransient: Bool {
     switch code {
-    case .networkUnavailable, .timeout, .serverError, .rateLimited: return true
+    case .networkUnavailable, .timeout, .serverError, .rateLimited, .codeRateLimited, .deliveryFailed: return true
     default: return false
     }
   }

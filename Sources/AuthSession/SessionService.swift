@@ -76,7 +76,7 @@ package final class SessionService: Sendable {
   }
 
   /// Stores a new session (a new generation) and announces it.
-  private func begin(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
+  func begin(_ issued: IssuedSession, profile name: String, lastAccount: String) async throws
     -> SessionSnapshot
   {
     // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
@@ -147,6 +147,8 @@ package final class SessionService: Sendable {
     package let provider: ProviderKind
     /// `ProviderConfig.loginFlows`, less those the provider's server cannot serve (see `OfferedLoginFlows`).
     package let loginFlows: OfferedLoginFlows
+    /// See `IdentityProvider.codeFlows`.
+    package let codeFlows: [CodeFlow]
     package let loggedIn: Bool
     package let expiresAt: Int64?
     package let username: String?
@@ -162,7 +164,7 @@ package final class SessionService: Sendable {
         ProfileStatus(
           name: name, provider: profile.provider.kind,
           loginFlows: await profile.provider.offeredLoginFlows(profile.config.provider.loginFlows),
-          loggedIn: record != nil, expiresAt: record?.expiresAt,
+          codeFlows: profile.provider.codeFlows, loggedIn: record != nil, expiresAt: record?.expiresAt,
           username: record.flatMap(StoredSession.init)?.session.user.username))
     }
     return statuses

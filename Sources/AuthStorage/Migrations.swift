@@ -128,4 +128,39 @@ enum Migrations {
     CREATE UNIQUE INDEX accounts_by_email_key ON accounts(email_key);
     UPDATE login_throttle SET blocked_until = blocked_until * 1000;
     """
+
+  /// One-time codes and their send log, step-up challenges, authenticators and recovery codes. Codes, challenges
+  /// and recovery codes are stored only as keyed hashes; the authenticator secret is sealed. `slot` is a hash of
+  /// what a code is for (purpose and account, or a challenge), so a table row names no account in clear.
+  static let version4 = """
+    CREATE TABLE codes (
+      slot BLOB PRIMARY KEY NOT NULL,
+      code_hash BLOB NOT NULL,
+      expires_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE code_sends (
+      slot BLOB NOT NULL,
+      sent_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX code_sends_by_slot ON code_sends(slot, sent_at);
+    CREATE TABLE challenges (
+      challenge_hash BLOB PRIMARY KEY NOT NULL,
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      methods TEXT NOT NULL,
+      channel TEXT,
+      expires_at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE authenticators (
+      account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      secret BLOB NOT NULL,
+      last_step INTEGER NOT NULL DEFAULT 0
+    ) STRICT;
+    CREATE TABLE recovery_codes (
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      code_hash BLOB NOT NULL,
+      PRIMARY KEY (account_id, code_hash)
+    ) STRICT;
+    """
 }

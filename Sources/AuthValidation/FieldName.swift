@@ -5,6 +5,8 @@ package enum FieldName: String, Sendable, CaseIterable {
   case email
   case phone
   case password
+  /// A one-time code as typed into a verification form: digits, as many as the profile's codes have.
+  case code
 
   /// `allCases` builds a new array on every call; the request path iterates this one instead.
   static let canonicalOrder = allCases

@@ -17,6 +17,8 @@ package struct ValidationPolicy: Sendable {
   package let usernameMaxLength: Int
   /// Whether registration accepts email addresses in any script (RFC 6531); a login always does.
   package let emailUnicode: Bool
+  /// Digits in a one-time code (the profile's `codes.length`).
+  package private(set) var codeLength = 6
   /// Compiled once here so that a bad pattern fails at start-up, not on a request.
   let compiledUsernamePattern: UsernamePattern?
 
@@ -58,6 +60,14 @@ package struct ValidationPolicy: Sendable {
     usernameMaxLength = Self.defaultUsernameLengthRange.upperBound
     compiledUsernamePattern = nil
     emailUnicode = true
+  }
+
+  /// The same policy checking codes of `length` digits (a profile's codes settings live apart from its
+  /// validation settings, but a form's code field is validated with the rest of the form).
+  package func withCodeLength(_ length: Int) -> ValidationPolicy {
+    var policy = self
+    policy.codeLength = length
+    return policy
   }
 
   private static func checked(_ length: Int, _ setting: String) throws(ValidationPolicyError) -> Int {

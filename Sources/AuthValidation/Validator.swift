@@ -52,6 +52,8 @@ package struct Validator: Sendable {
       outcome = EmailRule.check(trimmingWhitespace(text), purpose: purpose, unicode: policy.emailUnicode)
     case .phone:
       outcome = PhoneRule.check(trimmingWhitespace(text))
+    case .code:
+      outcome = CodeRule.check(trimmingWhitespace(text), length: policy.codeLength)
     case .password:
       outcome = password.check(text, purpose: purpose)
     }

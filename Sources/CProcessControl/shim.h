@@ -21,4 +21,12 @@ static inline int auth_prctl_set(int option, unsigned long value) {
 /* PR_SET_DUMPABLE (4): 0 means no core dump and no ptrace or /proc/PID/mem access by other processes of
    the same user; the sidecar's memory holds passwords, tokens and the store key. */
 static inline int auth_set_dumpable(int dumpable) { return auth_prctl_set(4, (unsigned long)dumpable); }
+
+/* posix_spawn_file_actions_addclosefrom_np (glibc 2.34+) is declared only under _GNU_SOURCE, which Swift's Glibc
+   module is not built with: a spawned delivery command must inherit no descriptor above stderr. */
+#include <spawn.h>
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+static inline int auth_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
 #endif

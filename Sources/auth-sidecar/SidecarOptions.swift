@@ -40,6 +40,7 @@ struct SidecarOptions {
                                                    send one request (for profile P), print its answer
            auth-sidecar users add USERNAME [--email E] [--phone P] [--display-name N] [--profile P]
            auth-sidecar users list | users remove USERNAME | users passwd USERNAME | users unlock USERNAME
+           auth-sidecar users totp enable USERNAME | users totp disable USERNAME
                                                    [--profile P] manage a local profile's accounts; passwords are
                                                    read from stdin or a no-echo prompt, never from argv
            auth-sidecar --help | --version

@@ -22,6 +22,8 @@ struct UsersCommand {
     case remove(String)
     case passwd(String)
     case unlock(String)
+    case totpEnable(String)
+    case totpDisable(String)
 
     static func parse(_ words: [String]) throws(UsageError) -> Action {
       switch (words.first, words.count) {
@@ -30,8 +32,12 @@ struct UsersCommand {
       case ("remove", 2): return .remove(words[1])
       case ("passwd", 2): return .passwd(words[1])
       case ("unlock", 2): return .unlock(words[1])
+      case ("totp", 3) where words[1] == "enable": return .totpEnable(words[2])
+      case ("totp", 3) where words[1] == "disable": return .totpDisable(words[2])
       default:
-        throw UsageError("users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | unlock USERNAME")
+        throw UsageError(
+          "users takes: add USERNAME | list | remove USERNAME | passwd USERNAME | unlock USERNAME"
+            + " | totp enable|disable USERNAME")
       }
     }
   }
@@ -49,6 +55,8 @@ struct UsersCommand {
       case .passwd(let username): try passwd(username)
       case .unlock(let username):
         guard try provider.unlock(username: username) else { throw Refusal(message: "no account named \(username)") }
+      case .totpEnable(let username): try enableAuthenticator(username)
+      case .totpDisable(let username): try disableAuthenticator(username)
       }
       return 0
     } catch let error as Refusal {
@@ -95,8 +103,32 @@ struct UsersCommand {
     let registration = Registration(
       username: fields[.username]?.value ?? username, email: fields[.email]?.value, phone: fields[.phone]?.value,
       displayName: wiring.options.displayName)
-    let user = try waitFor { try await provider.register(registration, password: password) }
+    let user = try waitFor { [provider] in try await provider.register(registration, password: password) }
     print(JSONWriter.string(.object(user.json)))
+  }
+
+  /// The local provider as these commands use it: accounts and authenticators only, no tokens are issued. Account
+  /// administration goes through it because it hashes passwords and keeps the login throttle.
+  private var provider: LocalProvider {
+    LocalProvider(
+      stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
+      accessTokenTTLSeconds: 900, refreshTokenTTLDays: 30)
+  }
+
+  /// Prints the `otpauth://` URI (for the app, or a QR code of it) and the ten recovery codes, shown this once:
+  /// the store keeps only their hashes. This is the one place they are ever printed, on the operator's terminal.
+  private func enableAuthenticator(_ username: String) throws {
+    let enrolled = try waitFor { [provider] in
+      try await provider.enrollAuthenticator(username: username, issuer: "auth-sidecar")
+    }
+    print(enrolled.uri)
+    for code in enrolled.recovery { print(code) }
+  }
+
+  private func disableAuthenticator(_ username: String) throws {
+    guard try waitFor({ [provider] in try await provider.removeAuthenticator(username: username) }) else {
+      throw Refusal(message: "\(username) has no authenticator")
+    }
   }
 
   private func list() throws {
@@ -110,13 +142,6 @@ struct UsersCommand {
       entry["createdAt"] = .string(RFC3339.format(account.createdAt))
       print(JSONWriter.string(.object(entry)))
     }
-  }
-
-  /// Account administration goes through the provider, which hashes passwords and keeps the login throttle.
-  private var provider: LocalProvider {
-    LocalProvider(
-      stores: wiring.stores, clock: wiring.clock, random: wiring.random, hasher: wiring.hasher,
-      accessTokenTTLSeconds: 900, refreshTokenTTLDays: 30)
   }
 
   private func remove(_ username: String) throws {

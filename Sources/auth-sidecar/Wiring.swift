@@ -23,6 +23,8 @@ struct Wiring {
   let hasher: PasswordHasher
   /// Discovery documents and key sets of every `oauth2` profile, fetched once per process.
   let oauth2Directory = OAuth2Directory()
+  /// Test mode only: the codes the local provider issued, for `test.lastCode`.
+  let issuedCodes: IssuedCodeLog?
 
   init(options: SidecarOptions, config: SidecarConfig) {
     self.options = options
@@ -39,6 +41,7 @@ struct Wiring {
     }
     random = options.testSeed.map { SeededRandomSource(seed: $0) } ?? SystemRandomSource()
     hasher = options.testKDFIterations.map { PasswordHasher(algorithm: .pbkdf2SHA256(iterations: $0)) } ?? .owasp
+    issuedCodes = options.isTestMode ? IssuedCodeLog() : nil
     if options.isTestMode { log.warning("TEST MODE: fixed clock / predictable randomness; never use in production") }
     let stateDirectory = options.stateDirectory
     // Read once, then gone from the process environment: no child inherits the store key, and
@@ -57,7 +60,8 @@ struct Wiring {
     case .local(let local):
       return LocalProvider(
         stores: stores, clock: clock, random: random, hasher: hasher,
-        accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays)
+        accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays,
+        codes: profile.codes, codeDeliveryCommand: local.codeDeliveryCommand, log: log, codeLog: issuedCodes)
     case .rest(let rest):
       return RESTProvider(config: rest, client: http(profile), clock: clock, log: log)
     case .oauth2(let oauth2):
@@ -98,7 +102,8 @@ struct Wiring {
   /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.
   func makeServer(sender: any MessageSender) -> Server {
     let sessions = makeSessions { sender.send(.notification(method: SessionChanged.method, params: $0.params)) }
-    let validators = ProfileValidators(policies: config.profiles.mapValues(\.validation))
+    let validators = ProfileValidators(
+      policies: config.profiles.mapValues { $0.validation.withCodeLength($0.codes.length) })
     var registry = MethodRegistry()
     registry.register(ValidateMethod(validators: validators))
     registry.register(DiscoverMethod())
@@ -107,10 +112,13 @@ struct Wiring {
         sender.send(.notification(method: LoginMethod.promptNotification, params: prompt))
       })
     registry.register(RegisterMethod(sessions: sessions, validators: validators))
+    registry.register(SendCodeMethod(sessions: sessions, validators: validators))
+    registry.register(ResetPasswordMethod(sessions: sessions, validators: validators))
     registry.register(GetUserMethod(sessions: sessions))
     registry.register(RefreshTokenMethod(sessions: sessions))
     registry.register(LogoutMethod(sessions: sessions))
     if let manualClock { registry.register(AdvanceClockMethod(clock: manualClock)) }
+    if let issuedCodes { registry.register(TestLastCodeMethod(log: issuedCodes, validators: validators)) }
     registry.register(
       StatusMethod(
         sessions: sessions, version: AuthSidecar.version, methods: registry.names + ["status"],

@@ -67,8 +67,8 @@ import Testing
     Self.expect(
       ConfigFixtures.local(#""rememberAccountDay": 3"#), path: "profiles.default.rememberAccountDay",
       message:
-        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, local, "
-        + "rest, oauth2, form")
+        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
+          + "local, rest, oauth2, form")
   }
 
   @Test func unknownKeyInValidation() {
@@ -82,15 +82,15 @@ import Testing
   @Test func unknownKeyInLocal() {
     Self.expect(
       ConfigFixtures.localSettings(#""accessTokenTTL": 900"#), path: "profiles.default.local.accessTokenTTL",
-      message: "unknown key; expected one of accessTokenTTLSeconds, refreshTokenTTLDays")
+      message: "unknown key; expected one of accessTokenTTLSeconds, refreshTokenTTLDays, codeDelivery")
   }
 
   @Test func keysAreCaseSensitive() {
     Self.expect(
       ConfigFixtures.profile(#""Provider": "local""#), path: "profiles.default.Provider",
       message:
-        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, local, "
-        + "rest, oauth2, form")
+        "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
+          + "local, rest, oauth2, form")
   }
 
   @Test func validationAndLocalMustBeObjects() {

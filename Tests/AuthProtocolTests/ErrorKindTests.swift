@@ -39,7 +39,7 @@ import Testing
       "validation_failed", "invalid_credentials", "not_logged_in", "session_expired", "rate_limited",
       "network_unavailable", "timeout", "server_error", "bad_response", "tls_error", "storage_unavailable",
       "storage_corrupt", "already_exists", "unsupported", "config_error", "cancelled", "internal",
-      "parse_error", "invalid_request", "method_not_found", "invalid_params",
+      "parse_error", "invalid_request", "method_not_found", "invalid_params", "verification_required",
     ]
     #expect(Set(ErrorKind.allCases.map(\.rawValue)) == Set(product))
   }
@@ -49,7 +49,7 @@ import Testing
       .validationFailed: -32001, .invalidCredentials: -32002, .notLoggedIn: -32003, .sessionExpired: -32004,
       .rateLimited: -32005, .networkUnavailable: -32006, .timeout: -32007, .serverError: -32008,
       .badResponse: -32009, .tlsError: -32010, .storageUnavailable: -32011, .storageCorrupt: -32012,
-      .alreadyExists: -32013, .unsupported: -32014, .configError: -32015,
+      .alreadyExists: -32013, .unsupported: -32014, .configError: -32015, .verificationRequired: -32016,
     ]
     for (kind, code) in expected { #expect(kind.code == code, "\(kind.rawValue)") }
   }

@@ -43,7 +43,11 @@ import Testing
         )
       }
       #expect(version == Migrations.latest)
-      #expect(tables == ["accounts", "key_check", "login_throttle", "profiles", "refresh_tokens", "secrets", "sessions"])
+      #expect(
+        tables == [
+          "accounts", "authenticators", "challenges", "code_sends", "codes", "key_check", "login_throttle", "profiles",
+          "recovery_codes", "refresh_tokens", "secrets", "sessions",
+        ])
       let journal = try store.read { try $0.db.row("PRAGMA journal_mode") { $0.text(0) } }
       let sync = try store.read { try $0.db.row("PRAGMA synchronous") { $0.integer(0) } }
       let foreignKeys = try store.read { try $0.db.row("PRAGMA foreign_keys") { $0.integer(0) } }

@@ -61,6 +61,8 @@ import Testing
 
   /// Undoes versions 3 and 2 of the schema.
   static let backToVersion1 = """
+    DROP TABLE codes; DROP TABLE code_sends; DROP TABLE challenges; DROP TABLE recovery_codes;
+    DROP TABLE authenticators;
     DROP INDEX accounts_by_username_key; DROP INDEX accounts_by_email_key;
     ALTER TABLE accounts DROP COLUMN username_key; ALTER TABLE accounts DROP COLUMN email_key;
     DROP TABLE key_check; PRAGMA user_version = 1

@@ -12,7 +12,7 @@ import Testing
   }
 
   @Test func fieldNamesAreInCanonicalOrder() {
-    #expect(FieldName.allCases.map(\.rawValue) == ["account", "username", "email", "phone", "password"])
+    #expect(FieldName.allCases.map(\.rawValue) == ["account", "username", "email", "phone", "password", "code"])
   }
 
   @Test func enumsParseFromTheirWireNames() {

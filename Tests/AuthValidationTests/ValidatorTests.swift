@@ -7,7 +7,7 @@ import Testing
   @Test func reportsEveryFieldSentInCanonicalOrder() {
     let input = ValidationInput(
       account: "alice@example.com", username: "alice", email: "alice@example.com", phone: "13800138000",
-      password: "zq7Lm2vX")
+      password: "zq7Lm2vX", code: "123456")
     let report = validator.validate(input, purpose: .register, locale: .en)
     #expect(report.fields.map(\.field) == FieldName.allCases)
     #expect(report.valid)
@@ -105,7 +105,8 @@ import Testing
     #expect(
       input
         == ValidationInput(
-          account: "account", username: "username", email: "email", phone: "phone", password: "password"))
+          account: "account", username: "username", email: "email", phone: "phone", password: "password",
+          code: "code"))
     for field in FieldName.allCases {
       #expect(input[field] == field.rawValue)
     }

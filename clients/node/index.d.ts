@@ -89,7 +89,54 @@ export interface InteractiveLoginParams extends CommonParams {
   flow: 'device' | 'authorizationCode';
 }
 
-export type LoginParams = PasswordLoginParams | InteractiveLoginParams;
+/** A login with a code sent by `sendCode({purpose: 'login'})`. */
+export interface CodeLoginParams extends CommonParams {
+  account?: string;
+  username?: string;
+  email?: string;
+  phone?: string;
+  code: string;
+}
+
+/** The second step of a login that threw `VerificationRequiredError`: its challenge and the code. */
+export interface ChallengeLoginParams extends CommonParams {
+  challenge: string;
+  code: string;
+}
+
+export type LoginParams = PasswordLoginParams | InteractiveLoginParams | CodeLoginParams | ChallengeLoginParams;
+
+export type CodePurpose = 'login' | 'register' | 'resetPassword' | 'verifyContact';
+export type CodeChannel = 'sms' | 'email';
+
+export type SendCodeParams =
+  | (CommonParams & {
+      account?: string;
+      username?: string;
+      email?: string;
+      phone?: string;
+      purpose: CodePurpose;
+      channel?: CodeChannel;
+    })
+  | (CommonParams & { challenge: string });
+
+export interface SendCodeResult {
+  /** Masked: `+86 138****5678`, `a***@example.com`. */
+  sentTo: string;
+  channel: CodeChannel;
+  /** RFC 3339: when the next code may be asked for. */
+  resendAt: string;
+  expiresAt: string;
+}
+
+export interface ResetPasswordParams extends CommonParams {
+  account?: string;
+  username?: string;
+  email?: string;
+  phone?: string;
+  code: string;
+  newPassword: string;
+}
 
 /** `loginPrompt`: what the host shows or opens while an interactive login waits for the user. */
 export type LoginPromptEvent =
@@ -185,6 +232,8 @@ export interface StatusProfile {
    * are then the configured flows, not yet checked against what the server announces).
    */
   discoveryPending?: boolean;
+  /** The code flows the profile offers. */
+  codeFlows: Array<'sendCode' | 'loginWithCode' | 'verify' | 'resetPassword'>;
   loggedIn: boolean;
   expiresAt?: string;
   username?: string;
@@ -334,6 +383,8 @@ export declare class AuthSidecar extends EventEmitter {
   validate(params: ValidateParams, options?: CallOptions): Promise<ValidateResult>;
   register(params: RegisterParams, options?: CallOptions): Promise<RegisterResult>;
   login(params: LoginParams, options?: LoginOptions): Promise<LoginResult>;
+  sendCode(params: SendCodeParams, options?: CallOptions): Promise<SendCodeResult>;
+  resetPassword(params: ResetPasswordParams, options?: CallOptions): Promise<{ reset: true }>;
   getUser(params?: GetUserParams, options?: CallOptions): Promise<GetUserResult>;
   refreshToken(params?: RefreshTokenParams, options?: CallOptions): Promise<RefreshTokenResult>;
   logout(params?: CommonParams, options?: CallOptions): Promise<LogoutResult>;
@@ -454,12 +505,24 @@ export declare class InvalidCredentialsError extends AuthSidecarError {
   /** The profile read from the server that no account has this identity (`reason === "unknown_account"`). */
   readonly unknownAccount: boolean;
 }
+export declare class VerificationRequiredError extends AuthSidecarError {
+  /** Send it back with `login({challenge, code})`. A secret: do not log it. */
+  readonly challenge: string;
+  readonly methods: Array<'sms' | 'email' | 'totp' | 'recovery'>;
+  /** RFC 3339. */
+  readonly expiresAt: string;
+  readonly sentTo: string | undefined;
+  readonly resendAt: string | undefined;
+}
 export declare class NotLoggedInError extends AuthSidecarError {
   /** The account that last logged in on this profile, to pre-fill the login form. */
   readonly lastAccount: string | undefined;
 }
 export declare class SessionExpiredError extends AuthSidecarError {}
-export declare class RateLimitedError extends AuthSidecarError {}
+export declare class RateLimitedError extends AuthSidecarError {
+  /** For `sendCode`: RFC 3339, when the next code may be sent. */
+  readonly resendAt: string | undefined;
+}
 export declare class NetworkUnavailableError extends AuthSidecarError {}
 export declare class TimeoutError extends AuthSidecarError {}
 export declare class ServerError extends AuthSidecarError {

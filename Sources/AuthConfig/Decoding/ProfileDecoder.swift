@@ -3,7 +3,7 @@ import AuthJSON
 /// One profile: `{"provider": "local", "validation": {...}, "rememberAccountDays": 7, ..., "local": {...}}`.
 enum ProfileDecoder {
   /// The keys every profile may have, whatever its provider.
-  static let commonKeys = ["provider", "validation", "rememberAccountDays", "refreshMarginSeconds", "tls"]
+  static let commonKeys = ["provider", "validation", "rememberAccountDays", "refreshMarginSeconds", "tls", "codes"]
   /// Plus one settings object per provider, keyed by the provider's name.
   static let keys = commonKeys + ProviderKind.allCases.map(\.rawValue)
 
@@ -21,7 +21,8 @@ enum ProfileDecoder {
       validation: validation,
       rememberAccountDays: rememberAccountDays ?? ProfileConfig.defaultRememberAccountDays,
       refreshMarginSeconds: refreshMarginSeconds ?? ProfileConfig.defaultRefreshMarginSeconds,
-      tls: try TLSDecoder.settings(in: object, provider: provider.kind)
+      tls: try TLSDecoder.settings(in: object, provider: provider.kind),
+      codes: try CodesDecoder.settings(in: object)
     )
   }
 

@@ -7,7 +7,8 @@ import AuthSupport
 import AuthValidation
 
 /// `login`: validates with the login rules, authenticates with the profile's provider, stores
-/// the session. Params: one of `account`, `username`, `email`, `phone`, and `password`; or
+/// the session. Params: one of `account`, `username`, `email`, `phone`, and `password` (or `code`);
+/// `challenge` and `code` (the second step of a login that answered `verification_required`); or
 /// `flow: "device" | "authorizationCode"` and none of those (the user acts in a browser or on
 /// another device, announced to the host with a `loginPrompt` notification).
 package struct LoginMethod: AsyncMethod {
@@ -46,13 +47,15 @@ package struct LoginMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(["flow", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
+    try params.allowOnly(Set(["flow", "code", "challenge", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
     let flow = try Self.flow(params)
     let profile = try sessions.profile(context.profile).config
     let hostContext = try LoginContext.read(params, declared: profile.provider.loginContextNames)
     let snapshot: SessionSnapshot
     if flow.isInteractive {
       snapshot = try await interactiveLogin(flow, params, context)
+    } else if params.object["code"] != nil || params.object["challenge"] != nil {
+      snapshot = try await codeLogin(params, context, hostContext: hostContext)
     } else {
       snapshot = try await passwordLogin(params, context, profile: profile, hostContext: hostContext)
     }
@@ -62,38 +65,47 @@ package struct LoginMethod: AsyncMethod {
   private func passwordLogin(
     _ params: Params, _ context: CallContext, profile: ProfileConfig, hostContext: [String: String]
   ) async throws -> SessionSnapshot {
-    let given: [(FieldName, String)] = try [FieldName.account, .username, .email, .phone].compactMap { field in
-      try params.string(field.rawValue).map { (field, $0) }
-    }
-    guard given.count <= 1 else {
-      throw RPCError.invalidParams("give only one of account, username, email, phone")
-    }
-    let (field, text) = given.first ?? (.account, "")
+    let (field, text) = try AccountParam.given(params)
     var input = ValidationInput()
     input[field] = text
     input.password = try params.string("password") ?? ""
     let validator = try validators.validator(for: context.profile)
     let report = validator.validate(input, purpose: .login, locale: context.locale)
-    guard report.valid, let accountReport = report[field], let normalized = accountReport.value else {
-      throw ValidationFailure(report: report)
-    }
-    let accountKind = accountReport.kind ?? Self.kind(of: field)
+    let account = try AccountParam.account(from: report, field: field, typed: text, context: hostContext)
     // An API whose login body needs a phone's forms cannot be sent an email, and the other way round: refused
     // here, worded as for the kind it takes, before anything is sent.
+    let accountKind = report[field]?.kind ?? AccountParam.kind(of: field)
     if let needed = profile.provider.loginAccountKind, needed != accountKind {
       let refusal = validator.wrongAccountKind(
-        field, value: normalized, kind: accountReport.kind, needed: needed, locale: context.locale)
+        field, value: account.text, kind: report[field]?.kind, needed: needed, locale: context.locale)
       throw ValidationFailure(report: ValidationReport(fields: [refusal]))
     }
-    let kind: LoginAccount.Kind
-    switch accountKind {
-    case .email: kind = .email
-    case .phone: kind = .phone
-    case .username: kind = .username
-    }
-    let account = LoginAccount(
-      kind: kind, text: normalized, typed: String(trimmingWhitespace(text)), context: hostContext)
     return try await sessions.login(profile: context.profile, account: account, password: input.password ?? "")
+  }
+
+  /// `{account, code}` logs in by a code sent for `login`; `{challenge, code}` completes a login that answered
+  /// `verification_required`, without the password being sent again (the challenge stands for it).
+  private func codeLogin(_ params: Params, _ context: CallContext, hostContext: [String: String]) async throws
+    -> SessionSnapshot
+  {
+    guard params.object["password"] == nil else {
+      throw RPCError.invalidParams("send either password or code, not both", field: "password")
+    }
+    let code = try SecretParam.required(params, "code")
+    if let challenge = try SecretParam.read(params, "challenge") {
+      guard !AccountParam.isPresent(params) else {
+        throw RPCError.invalidParams("a challenge already names its account; send no account with it")
+      }
+      return try await sessions.verify(profile: context.profile, challenge: challenge, code: code)
+    }
+    // The account and the code are checked together, as a form shows both fields' errors at once.
+    let (field, text) = try AccountParam.given(params)
+    var input = ValidationInput()
+    input[field] = text
+    input.code = code
+    let report = try validators.validator(for: context.profile).validate(input, purpose: .login, locale: context.locale)
+    let account = try AccountParam.account(from: report, field: field, typed: text, context: hostContext)
+    return try await sessions.login(profile: context.profile, account: account, code: code)
   }
 
   /// The user types nothing here: an account or a password sent along is refused as `validation_failed`
@@ -103,6 +115,9 @@ package struct LoginMethod: AsyncMethod {
   {
     let extra = Self.credentialFields.filter { params.object[$0.rawValue] != nil }
     guard extra.isEmpty else { throw FieldsNotTaken(fields: extra) }
+    if let key = ["code", "challenge"].first(where: { params.object[$0] != nil }) {
+      throw RPCError.invalidParams("an interactive login takes no \(key)", field: key)
+    }
     let (profile, id, send) = (context.profile, context.id, sendPrompt)
     return try await sessions.interactiveLogin(profile: profile, flow: flow) { prompt in
       send(Self.promptParams(prompt, profile: profile, id: id))
@@ -128,19 +143,14 @@ package struct LoginMethod: AsyncMethod {
     }
     return params
   }
-
-  private static func kind(of field: FieldName) -> AccountKind {
-    switch field {
-    case .email: return .email
-    case .phone: return .phone
-    default: return .username
-    }
-  }
 }
 
 /// Input that failed the validation rules; answered `validation_failed` with the per-field report.
 struct ValidationFailure: Error {
   let report: ValidationReport
+  /// Params checked under another field's rules, reported under their own name (`resetPassword`'s
+  /// `newPassword` is checked as a `password`).
+  var renamed: [FieldName: String] = [:]
 }
 
 /// Fields sent with an interactive `login`, which takes none; answered `validation_failed` with the code

@@ -29,6 +29,7 @@ package struct StatusMethod: AsyncMethod {
       var entry: JSONObject = [
         "name": .string(status.name), "provider": .string(status.provider.rawValue),
         "loginFlows": .array(status.loginFlows.flows.map { .string($0.rawValue) }),
+        "codeFlows": .array(status.codeFlows.map { .string($0.rawValue) }),
       ]
       if let pending = status.loginFlows.discoveryPending {
         entry.appendNew(key: "discoveryPending", value: .bool(pending))

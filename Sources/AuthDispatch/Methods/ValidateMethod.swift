@@ -15,11 +15,10 @@ package struct ValidateMethod: InlineMethod {
     try params.allowOnly(Self.fieldKeys)
     let input = ValidationInput(
       account: try params.string("account"), username: try params.string("username"),
-      email: try params.string("email"), phone: try params.string("phone"), password: try params.string("password"))
-    guard input.account != nil || input.username != nil || input.email != nil || input.phone != nil
-      || input.password != nil
-    else {
-      throw RPCError.invalidParams("give at least one of account, username, email, phone, password")
+      email: try params.string("email"), phone: try params.string("phone"),
+      password: try params.string("password"), code: try params.string("code"))
+    guard !input.isEmpty else {
+      throw RPCError.invalidParams("give at least one of account, username, email, phone, password, code")
     }
     let purpose = try Self.purpose(params)
     let report = try validators.validator(for: context.profile).validate(input, purpose: purpose, locale: context.locale)
@@ -67,7 +66,7 @@ package struct ValidateMethod: InlineMethod {
   }
 
   /// The `fields` object of a report; also used by `login`'s `validation_failed` errors.
-  package static func fieldsJSON(_ report: ValidationReport) -> JSONObject {
+  package static func fieldsJSON(_ report: ValidationReport, renamed: [FieldName: String] = [:]) -> JSONObject {
     var fields = JSONObject()
     for field in report.fields {
       var entry: JSONObject = ["valid": .bool(field.valid)]
@@ -76,7 +75,7 @@ package struct ValidateMethod: InlineMethod {
       entry.appendNew(
         key: "errors",
         value: .array(field.issues.map { .object(["code": .string($0.code.rawValue), "message": .string($0.message)]) }))
-      fields.appendNew(key: field.field.rawValue, value: .object(entry))
+      fields.appendNew(key: renamed[field.field] ?? field.field.rawValue, value: .object(entry))
     }
     return fields
   }

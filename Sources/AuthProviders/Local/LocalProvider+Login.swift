@@ -14,12 +14,13 @@ extension LocalProvider {
 
   private func attemptLogin(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession? {
     // A blocked attempt is refused before the password is checked: no guessing while blocked.
-    let (record, key) = try await Blocking.run { [stores, clock] in
-      try stores.get().read { tx -> (AccountRecord?, [UInt8]) in
+    let (record, key, failuresBefore) = try await Blocking.run { [stores, clock] in
+      try stores.get().read { tx -> (AccountRecord?, [UInt8], Int) in
         let record = try Self.find(account, in: tx)
         let key = LoginThrottle.key(for: account, naming: record)
-        try LoginThrottle.admit(try tx.loginThrottle(identifierHash: key), now: clock.nowMilliseconds())
-        return (record, key)
+        let throttle = try tx.loginThrottle(identifierHash: key)
+        try LoginThrottle.admit(throttle, now: clock.nowMilliseconds())
+        return (record, key, throttle?.failures ?? 0)
       }
     }
     // An unknown account is checked against a decoy with the same KDF cost, so that it takes
@@ -37,6 +38,13 @@ extension LocalProvider {
       throw ProviderError(.invalidCredentials, "local login refused")
     }
     try Task.checkCancellation()  // cancelled during the KDF: issue nothing
+    let authenticator = try await hasAuthenticator(record.id)
+    let channel = authenticator ? nil : stepUpChannel(account, record, failuresBefore: failuresBefore)
+    if authenticator || channel != nil {
+      // The password was right, so this attempt is no failure; the earlier ones stay counted until the second
+      // step is passed (`verify` clears them).
+      try await demandStepUp(record, channel: channel, account: account)
+    }
     let newHash = rehash ? try await Blocking.run { [passwords] in try passwords.hash(password) } : nil
     return try await Blocking.run { [stores, clock, issuer] in
       try stores.get().write { tx -> IssuedSession? in

@@ -14,9 +14,19 @@ package final class LocalProvider: IdentityProvider {
   let hasher: PasswordHasher
   let issuer: LocalTokenIssuer
   var passwords: LocalPasswords { LocalPasswords(hasher: hasher) }
+  let codes: CodeBook
+  let stepUpAfterFailures: Int?
+  /// nil: no delivery configured, so no codes are sent (`unsupported`).
+  let delivery: (any CodeDelivery)?
+  let codeLog: IssuedCodeLog?
+
+  /// - Parameters:
+  ///   - codeDeliveryCommand: `local.codeDelivery.command`; nil sends no codes.
+  ///   - codeLog: test mode only: keeps issued codes for `test.lastCode`.
   package init(
     stores: LazyStore, clock: any Clock, random: any RandomSource, hasher: PasswordHasher = .owasp,
-    accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int
+    accessTokenTTLSeconds: Int, refreshTokenTTLDays: Int, codes: CodesConfig = .defaults,
+    codeDeliveryCommand: [String]? = nil, log: Logger = .disabled, codeLog: IssuedCodeLog? = nil
   ) {
     self.stores = stores
     self.clock = clock
@@ -24,6 +34,12 @@ package final class LocalProvider: IdentityProvider {
     self.hasher = hasher
     issuer = LocalTokenIssuer(
       random: random, accessTokenTTL: Int64(accessTokenTTLSeconds), refreshTokenTTL: Int64(refreshTokenTTLDays) * 86_400)
+    self.codes = CodeBook(
+      random: random, length: codes.length, ttl: Int64(codes.ttlSeconds), cooldown: Int64(codes.resendCooldownSeconds),
+      maxPerDay: codes.maxPerDay)
+    stepUpAfterFailures = codes.requireAfterFailures
+    delivery = codeDeliveryCommand.map { CommandCodeDelivery(argv: $0, log: log) }
+    self.codeLog = codeLog
   }
 
   // MARK: - Refresh, revoke, user

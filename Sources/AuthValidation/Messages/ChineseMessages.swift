@@ -4,6 +4,7 @@
 enum ChineseMessages {
   static func message(_ code: ValidationCode, for subject: MessageSubject, limits: MessageLimits) -> String {
     let name = name(of: subject)
+    if subject == .code, let text = codeMessage(code, limits: limits) { return text }
     switch code {
     case .required:
       return "请输入\(name)。"
@@ -42,12 +43,22 @@ enum ChineseMessages {
     }
   }
 
+  private static func codeMessage(_ code: ValidationCode, limits: MessageLimits) -> String? {
+    switch code {
+    case .tooShort: "验证码太短，请输入完整的 \(limits.codeLength) 位数字。"
+    case .tooLong: "验证码太长，应为 \(limits.codeLength) 位数字。"
+    case .invalidCharacters: "验证码只能包含数字。"
+    default: nil
+    }
+  }
+
   private static func name(of subject: MessageSubject) -> String {
     switch subject {
     case .username: "用户名"
     case .email: "邮箱地址"
     case .phone: "手机号"
     case .password: "密码"
+    case .code: "验证码"
     case .accountAsUsername, .accountAsEmail, .accountAsPhone: "账号"
     }
   }

@@ -2,6 +2,7 @@
 enum EnglishMessages {
   static func message(_ code: ValidationCode, for subject: MessageSubject, limits: MessageLimits) -> String {
     let name = name(of: subject)
+    if subject == .code, let text = codeMessage(code, limits: limits) { return text }
     switch code {
     case .required:
       return "\(name) is required."
@@ -46,7 +47,19 @@ enum EnglishMessages {
     case .email: "Email address"
     case .phone: "Phone number"
     case .password: "Password"
+    case .code: "Verification code"
     case .accountAsUsername, .accountAsEmail, .accountAsPhone: "Account"
+    }
+  }
+
+  /// A code is exactly so many digits: "too short" and "too long" both say how many. The codes its rule never
+  /// reports keep the general wording.
+  private static func codeMessage(_ code: ValidationCode, limits: MessageLimits) -> String? {
+    switch code {
+    case .tooShort: "Verification code is too short: enter all \(limits.codeLength) digits."
+    case .tooLong: "Verification code is too long: it has \(limits.codeLength) digits."
+    case .invalidCharacters: "Verification code can only contain digits."
+    default: nil
     }
   }
 

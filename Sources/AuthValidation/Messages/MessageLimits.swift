@@ -6,6 +6,7 @@ struct MessageLimits: Sendable, Equatable {
   var usernameMaxLength: Int
   /// A custom pattern makes the default character list in the message untrue.
   var hasUsernamePattern: Bool
+  var codeLength: Int
 
   init(policy: ValidationPolicy) {
     passwordMinLength = policy.passwordMinLength
@@ -13,11 +14,13 @@ struct MessageLimits: Sendable, Equatable {
     usernameMinLength = policy.usernameMinLength
     usernameMaxLength = policy.usernameMaxLength
     hasUsernamePattern = policy.compiledUsernamePattern != nil
+    codeLength = policy.codeLength
   }
 
   /// The minimum length a subject's `too_short` quotes, if its rules have one.
   func minimum(for subject: MessageSubject) -> Int? {
-    switch subject.ruleKind {
+    if subject == .code { return codeLength }
+    return switch subject.ruleKind {
     case .username: usernameMinLength
     case nil: passwordMinLength
     case .email, .phone: nil
@@ -26,7 +29,8 @@ struct MessageLimits: Sendable, Equatable {
 
   /// The maximum length a subject's `too_long` quotes, if its rules have one.
   func maximum(for subject: MessageSubject) -> Int? {
-    switch subject.ruleKind {
+    if subject == .code { return codeLength }
+    return switch subject.ruleKind {
     case .username: usernameMaxLength
     case .email: EmailRule.maxLength
     case nil: passwordMaxLength

@@ -11,6 +11,7 @@ enum MessageSubject: Int, Sendable, CaseIterable {
   case accountAsUsername
   case accountAsEmail
   case accountAsPhone
+  case code
 
   init(field: FieldName) {
     switch field {
@@ -19,6 +20,7 @@ enum MessageSubject: Int, Sendable, CaseIterable {
     case .email: self = .email
     case .phone: self = .phone
     case .password: self = .password
+    case .code: self = .code
     }
   }
 
@@ -36,14 +38,14 @@ enum MessageSubject: Int, Sendable, CaseIterable {
     case .username, .accountAsUsername: .username
     case .email, .accountAsEmail: .email
     case .phone, .accountAsPhone: .phone
-    case .password: nil
+    case .password, .code: nil
     }
   }
 
   var isAccount: Bool {
     switch self {
     case .accountAsUsername, .accountAsEmail, .accountAsPhone: true
-    case .username, .email, .phone, .password: false
+    case .username, .email, .phone, .password, .code: false
     }
   }
 }

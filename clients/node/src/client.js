@@ -731,7 +731,25 @@ export class AuthSidecar extends EventEmitter {
   }
 
   /**
-   * A password login, or with `flow: 'device' | 'authorizationCode'` an interactive one:
+   * Sends a one-time code: `{account | username | email | phone, purpose, channel?}`, or `{challenge}` to send a
+   * pending step-up's code again. Resolves to `{sentTo, channel, resendAt, expiresAt}`.
+   * @param {object} params @param {{signal?: AbortSignal}} [options]
+   */
+  sendCode(params, options) {
+    return this.call('sendCode', withDefaults(params, this._defaults), options);
+  }
+
+  /**
+   * Sets a new password with a code sent for `resetPassword`: `{account | …, code, newPassword}`.
+   * @param {object} params @param {{signal?: AbortSignal}} [options]
+   */
+  resetPassword(params, options) {
+    return this.call('resetPassword', withDefaults(params, this._defaults), options);
+  }
+
+  /**
+   * A password login (or `code` instead of `password`; or `{challenge, code}` after a
+   * VerificationRequiredError), or with `flow: 'device' | 'authorizationCode'` an interactive one:
    * `options.onPrompt(prompt)` (and the `loginPrompt` event) gets what to show or open, and the
    * promise settles once the user is done; `options.signal` stops the wait.
    * @param {object} params @param {{signal?: AbortSignal, onPrompt?: (prompt: object) => void}} [options]

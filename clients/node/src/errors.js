@@ -76,6 +76,34 @@ export class InvalidCredentialsError extends AuthSidecarError {
     return this.reason === 'unknown_account';
   }
 }
+/**
+ * The password was right; a second step is needed. Ask for a code by one of `methods` (`sms`, `email`, `totp`,
+ * `recovery`), then `login({challenge, code})`. The challenge is a secret: do not log it.
+ */
+export class VerificationRequiredError extends AuthSidecarError {
+  get challenge() {
+    return this.data.challenge;
+  }
+
+  get methods() {
+    return Array.isArray(this.data.methods) ? this.data.methods : [];
+  }
+
+  /** RFC 3339: when the challenge stops being accepted. */
+  get expiresAt() {
+    return this.data.expiresAt;
+  }
+
+  /** Where a code was sent while answering (masked), if one was. */
+  get sentTo() {
+    return this.data.sentTo;
+  }
+
+  /** RFC 3339: when `sendCode({challenge})` may send another code. */
+  get resendAt() {
+    return this.data.resendAt;
+  }
+}
 export class NotLoggedInError extends AuthSidecarError {
   /** The account that last logged in on this profile (pre-fill the login form), if remembered. */
   get lastAccount() {
@@ -84,7 +112,12 @@ export class NotLoggedInError extends AuthSidecarError {
 }
 export class SessionExpiredError extends AuthSidecarError {}
 /** Too many attempts, or too many requests in flight (`reason === "too_many_in_flight"`). */
-export class RateLimitedError extends AuthSidecarError {}
+export class RateLimitedError extends AuthSidecarError {
+  /** For `sendCode`: RFC 3339, when the next code may be sent (draw the countdown from it). */
+  get resendAt() {
+    return this.data.resendAt;
+  }
+}
 export class NetworkUnavailableError extends AuthSidecarError {}
 export class TimeoutError extends AuthSidecarError {}
 export class ServerError extends AuthSidecarError {
@@ -135,6 +168,7 @@ export const ERROR_KINDS = Object.freeze(
       ['already_exists', AlreadyExistsError, -32013],
       ['unsupported', UnsupportedError, -32014],
       ['config_error', ConfigError, -32015],
+      ['verification_required', VerificationRequiredError, -32016],
       ['cancelled', CancelledError, -32800],
     ]).map(([kind, errorClass, code]) => [kind, Object.freeze({ code, errorClass })]),
   ),

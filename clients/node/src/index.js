@@ -28,4 +28,5 @@ export {
   UnsupportedError,
   ConfigError,
   CancelledError,
+  VerificationRequiredError,
 } from './errors.js';

@@ -10,6 +10,7 @@ import subprocess
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Deque, List, Optional, Set, TypeVar, cast
 
 from . import _common as c
+from . import _codes as codes
 from . import _requests as r
 from ._base import BaseClient, CallEntry, copy_exit
 from ._errors import AuthSidecarError, CallTimeout, SidecarExited
@@ -106,6 +107,8 @@ class AsyncAuthSidecar(BaseClient):
 
     validate = _awaitable(r.validate)
     register = _awaitable(r.register)
+    send_code = _awaitable(codes.send_code)
+    reset_password = _awaitable(codes.reset_password)
     login = _awaitable(r.login)
     get_user = _awaitable(r.get_user)
     refresh_token = _awaitable(r.refresh_token)

@@ -37,6 +37,7 @@ __all__ = [
     "InvalidRequest",
     "MethodNotFound",
     "InvalidParams",
+    "VerificationRequired",
     "ERROR_KINDS",
     "error_from_response",
     "SidecarExited",
@@ -150,6 +151,45 @@ class InvalidCredentials(AuthSidecarError):
     def unknown_account(self) -> bool:
         return self.reason == "unknown_account"
 
+    @property
+    def reason(self) -> Optional[str]:
+        """For a code: ``"invalid_code"`` (let the user type again) or ``"code_expired"`` (send a new one)."""
+        value = self.data.get("reason")
+        return value if isinstance(value, str) else None
+
+
+class VerificationRequired(AuthSidecarError):
+    """The password was right; a second step is needed. Ask for a code by one of ``methods`` (``sms``,
+    ``email``, ``totp``, ``recovery``), then call ``login(challenge=e.challenge, code=...)``. When the
+    sidecar sent a code while answering, ``sent_to`` and ``resend_at`` say where and when another may be sent
+    (``send_code(challenge=e.challenge)``). The challenge is a secret: do not log it."""
+
+    @property
+    def challenge(self) -> str:
+        value = self.data.get("challenge")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def methods(self) -> List[str]:
+        value = self.data.get("methods")
+        return [m for m in value if isinstance(m, str)] if isinstance(value, list) else []
+
+    @property
+    def expires_at(self) -> Optional[str]:
+        """RFC 3339: when the challenge stops being accepted."""
+        value = self.data.get("expiresAt")
+        return value if isinstance(value, str) else None
+
+    @property
+    def sent_to(self) -> Optional[str]:
+        value = self.data.get("sentTo")
+        return value if isinstance(value, str) else None
+
+    @property
+    def resend_at(self) -> Optional[str]:
+        value = self.data.get("resendAt")
+        return value if isinstance(value, str) else None
+
 
 class NotLoggedIn(AuthSidecarError):
     """The profile has no session. ``last_account`` may pre-fill a login form."""
@@ -167,6 +207,12 @@ class SessionExpired(AuthSidecarError):
 class RateLimited(AuthSidecarError):
     """Too many attempts (wait ``retry_after`` seconds) or too many requests in flight
     (``reason == "too_many_in_flight"``)."""
+
+    @property
+    def resend_at(self) -> Optional[str]:
+        """For ``send_code``: RFC 3339, when the next code may be sent (draw the countdown from it)."""
+        value = self.data.get("resendAt")
+        return value if isinstance(value, str) else None
 
 
 class NetworkUnavailable(AuthSidecarError):
@@ -266,6 +312,7 @@ ERROR_KINDS: Mapping[str, Tuple[Type[AuthSidecarError], int]] = {
     "already_exists": (AlreadyExists, -32013),
     "unsupported": (Unsupported, -32014),
     "config_error": (ConfigError, -32015),
+    "verification_required": (VerificationRequired, -32016),
     "cancelled": (Cancelled, -32800),
     "internal": (InternalError, -32603),
 }

@@ -120,6 +120,8 @@ def login(
     phone: Optional[str] = None,
     password: Optional[str] = None,
     context: Optional[Dict[str, str]] = None,
+    code: Optional[str] = None,
+    challenge: Optional[str] = None,
     flow: Optional[LoginFlow] = None,
     on_prompt: Optional[PromptCallback] = None,
     profile: Optional[str] = None,
@@ -137,8 +139,20 @@ def login(
 
     ``context`` carries values the login API needs from the host (a device id, an app version):
     strings only, under names the profile declares in ``rest.context``; any other name is
-    refused (:class:`InvalidParams`) and never sent."""
+    refused (:class:`InvalidParams`) and never sent.
+
+    ``code`` instead of ``password`` logs in with a code sent by ``send_code(purpose="login")``; ``challenge``
+    and ``code`` (no account) complete a login that raised :class:`VerificationRequired`."""
     given = [v for v in (account, username, email, phone) if v is not None]
+    if code is not None or challenge is not None:
+        if password is not None or flow not in (None, "password") or not isinstance(code, str):
+            raise TypeError("login(code=...) needs code= as a str, and no password= or flow=")
+        if (challenge is None) != (len(given) == 1) or (challenge is not None and given):
+            raise TypeError("login(code=...) needs either challenge= or exactly one account field")
+        params = params_of(account=account, username=username, email=email, phone=phone, code=code,
+                           challenge=challenge, context=dict(context) if context is not None else None,
+                           profile=profile, locale=locale)
+        return _request(self, "login", params, timeout)
     if flow in INTERACTIVE_FLOWS:
         # The user signs in elsewhere: nothing typed here is sent (the sidecar would refuse it).
         if given or password is not None:

@@ -8,6 +8,7 @@ import threading
 import time
 
 from . import _common as c
+from . import _codes as codes
 from . import _requests as r
 from ._base import BaseClient, CallEntry, copy_exit
 from ._errors import AuthSidecarError, CallTimeout, ClientClosed, SidecarExited
@@ -129,6 +130,8 @@ class AuthSidecar(BaseClient):
 
     validate = _blocking(r.validate)
     register = _blocking(r.register)
+    send_code = _blocking(codes.send_code)
+    reset_password = _blocking(codes.reset_password)
     login = _blocking(r.login)
     get_user = _blocking(r.get_user)
     refresh_token = _blocking(r.refresh_token)

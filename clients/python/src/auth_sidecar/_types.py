@@ -27,6 +27,10 @@ __all__ = [
     "LoginFlow",
     "LoginPrompt",
     "OpenRPCDocument",
+    "CodePurpose",
+    "CodeChannel",
+    "SendCodeResult",
+    "ResetPasswordResult",
 ]
 
 Purpose = Literal["register", "login"]
@@ -95,6 +99,21 @@ class LoginResult(TypedDict):
     session: Session
 
 
+CodePurpose = Literal["login", "register", "resetPassword", "verifyContact"]
+CodeChannel = Literal["sms", "email"]
+
+
+class SendCodeResult(TypedDict):
+    sentTo: str  # masked: "+86 138****5678", "a***@example.com"
+    channel: CodeChannel
+    resendAt: str  # RFC 3339: when the next code may be asked for (draw the countdown from it)
+    expiresAt: str
+
+
+class ResetPasswordResult(TypedDict):
+    reset: Literal[True]
+
+
 class RegisterResult(TypedDict):
     user: User
 
@@ -130,6 +149,7 @@ class _StatusProfileRequired(TypedDict):
     name: str
     provider: Literal["local", "rest", "oauth2", "form"]
     loginFlows: list[Literal["password", "device", "authorizationCode"]]
+    codeFlows: list[Literal["sendCode", "loginWithCode", "verify", "resetPassword"]]
     loggedIn: bool
 
 

@@ -1,0 +1,43 @@
+import AuthProviders
+
+/// One-time codes: sending them, logging in with them, completing a step-up, resetting a password. The provider
+/// checks the code and returns values; the sessions those flows start or end are written here, as for a password.
+extension SessionService {
+  package func sendCode(profile name: String, _ request: CodeRequest) async throws -> SentCode {
+    try await profile(name).provider.sendCode(request, profile: name)
+  }
+
+  package func login(profile name: String, account: LoginAccount, code: String) async throws -> SessionSnapshot {
+    let issued = try await profile(name).provider.login(account, code: code, profile: name)
+    return try await begin(issued, profile: name, lastAccount: account.text)
+  }
+
+  /// The second step of a login that answered `verification_required`.
+  package func verify(profile name: String, challenge: String, code: String) async throws -> SessionSnapshot {
+    let issued = try await profile(name).provider.verify(challenge: challenge, code: code, profile: name)
+    return try await begin(issued, profile: name, lastAccount: issued.user.username)
+  }
+
+  /// Sets a new password, then ends every stored session of that account: whoever knew the old password (the
+  /// reason for most resets) must not stay logged in with it. The provider has already ended its side (the
+  /// local provider revokes the account's refresh-token families).
+  /// - Returns: the profiles whose session ended.
+  @discardableResult
+  package func resetPassword(profile name: String, account: LoginAccount, code: String, newPassword: String)
+    async throws -> [String]
+  {
+    let provider = try profile(name).provider
+    let reset = try await provider.resetPassword(account, code: code, newPassword: newPassword, profile: name)
+    // Profiles of the same provider kind may share the account (every local profile shares the store's
+    // accounts); a profile of another kind knows other users, whatever their ids.
+    let candidates = profileNames.filter { (try? profile($0).provider.kind) == provider.kind }
+    var ended: [String] = []
+    for (candidate, record) in zip(candidates, try await storedRecords(candidates)) {
+      guard let record, StoredSession(record)?.session.user.id == reset.user.id else { continue }
+      _ = try await endSession(candidate, generation: record.generation)
+      ended.append(candidate)
+    }
+    if !ended.isEmpty { log.info("profile \(name): password reset ended \(ended.count) session(s)") }
+    return ended
+  }
+}
