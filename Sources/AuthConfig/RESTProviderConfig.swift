@@ -29,11 +29,13 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let authScheme: String
   /// The longest one call to the API may take, retries included.
   package let timeoutSeconds: Int
+  /// The one-time code flows (see `RESTProviderConfig+Codes.swift`).
+  package let codes: Codes
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
     register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
-    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds
+    authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds, codes: Codes = .none
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
     self.baseURL = baseURL
@@ -47,6 +49,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.headers = headers
     self.authScheme = authScheme
     self.timeoutSeconds = timeoutSeconds
+    self.codes = codes
   }
 
   /// The absolute URL of `endpoint`.
@@ -108,6 +111,10 @@ package struct RESTProviderConfig: Sendable, Equatable {
     /// The account when it is an email (login), or the registration's email.
     case email
     case refreshToken
+    /// Code flows: the code the user typed; a step-up's challenge; the new password of a reset.
+    case code, challenge, newPassword
+    /// `sendCode`: the purpose under the API's name (`purposes`), and `sms` or `email`.
+    case purpose, channel
   }
 
   /// A body value: literal text with `{placeholder}`s, checked when the config loads.

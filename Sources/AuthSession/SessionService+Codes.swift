@@ -33,11 +33,22 @@ extension SessionService {
     let candidates = profileNames.filter { (try? profile($0).provider.kind) == provider.kind }
     var ended: [String] = []
     for (candidate, record) in zip(candidates, try await storedRecords(candidates)) {
-      guard let record, StoredSession(record)?.session.user.id == reset.user.id else { continue }
+      guard let record, let user = StoredSession(record)?.session.user, Self.isAccount(user, reset.user) else {
+        continue
+      }
       _ = try await endSession(candidate, generation: record.generation)
       ended.append(candidate)
     }
     if !ended.isEmpty { log.info("profile \(name): password reset ended \(ended.count) session(s)") }
     return ended
+  }
+
+  /// Whether a stored session's user is the account a reset named: the same id, or the same username, email or
+  /// phone — a remote reset API rarely answers with the user's id, only the identity the user typed is known.
+  static func isAccount(_ user: UserInfo, _ reset: UserInfo) -> Bool {
+    if user.id == reset.id || user.username == reset.username { return true }
+    if let email = reset.email, user.email == email { return true }
+    if let phone = reset.phone, user.phone == phone { return true }
+    return false
   }
 }

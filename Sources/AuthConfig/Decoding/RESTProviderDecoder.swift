@@ -26,8 +26,9 @@ enum RESTProviderDecoder {
   static let keys = [
     "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
     "timeoutSeconds",
-  ]
-  static let responseKeys = ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"]
+  ] + RESTCodesDecoder.endpointKeys
+  static let responseKeys =
+    ["accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success"] + RESTCodesDecoder.responseKeys
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
   static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
@@ -38,10 +39,12 @@ enum RESTProviderDecoder {
   /// What each endpoint may hold and which placeholders its body may use.
   enum Role: String {
     case login, refresh, logout, user, register
+    case sendCode, loginWithCode, verify, resetPassword
 
     var keys: [String] {
       switch self {
-      case .login, .refresh, .register: ["path", "method", "encoding", "body"]
+      case .login, .refresh, .register, .loginWithCode, .verify, .resetPassword: ["path", "method", "encoding", "body"]
+      case .sendCode: ["path", "method", "encoding", "body", "purposes"]
       case .logout: ["path", "method", "encoding", "body", "sendAccessToken"]
       case .user: ["path", "method", "userPath"]
       }
@@ -52,6 +55,7 @@ enum RESTProviderDecoder {
       case .login, .register: [.username, .password, .account, .email]
       case .refresh, .logout: [.refreshToken]
       case .user: []
+      case .sendCode, .loginWithCode, .verify, .resetPassword: RESTCodesDecoder.placeholders(self)
       }
     }
 
@@ -87,7 +91,8 @@ enum RESTProviderDecoder {
       userFields: try userFields(object),
       headers: try headers(object),
       authScheme: authScheme,
-      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds
+      timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds,
+      codes: try RESTCodesDecoder.settings(object)
     )
   }
 
@@ -148,6 +153,8 @@ enum RESTProviderDecoder {
       }
     case .user:
       break
+    case .sendCode, .loginWithCode, .verify, .resetPassword:
+      try RESTCodesDecoder.checkBody(body, role: role, endpoint)
     }
     var userPath: RESTProviderConfig.FieldPath?
     if let text = try endpoint.string("userPath") {

@@ -8,13 +8,19 @@ struct RESTTemplateValues {
   var account: String?
   var email: String?
   var refreshToken: String?
+  /// The code flows' values (see `RESTTemplateValues+Codes.swift`).
+  var code: String?
+  var challenge: String?
+  var newPassword: String?
+  var purpose: String?
+  var channel: String?
 
   /// At login, the one account field a login form has: `{username}` and `{account}` are what the user typed,
   /// whatever its kind; `{email}` only when it is an email.
   static func login(_ account: LoginAccount, password: String) -> RESTTemplateValues {
-    RESTTemplateValues(
-      username: account.text, password: password, account: account.text,
-      email: account.kind == .email ? account.text : nil)
+    var values = naming(account)
+    values.password = password
+    return values
   }
 
   static func registration(_ registration: Registration, password: String) -> RESTTemplateValues {
@@ -29,6 +35,11 @@ struct RESTTemplateValues {
     case .account: account
     case .email: email
     case .refreshToken: refreshToken
+    case .code: code
+    case .challenge: challenge
+    case .newPassword: newPassword
+    case .purpose: purpose
+    case .channel: channel
     }
   }
 }

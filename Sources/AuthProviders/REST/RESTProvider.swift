@@ -17,16 +17,23 @@ package final class RESTProvider: IdentityProvider {
   /// When the answer gives no `expiresIn` and the access token carries no JWT `exp`.
   static let defaultLifetimeSeconds: Int64 = 300
 
-  private let config: RESTProviderConfig
+  let config: RESTProviderConfig
   private let client: any HTTPClient
-  private let clock: any Clock
+  let clock: any Clock
   private let log: Logger
+  /// The profile's code rules: the lifetimes and cooldown assumed when the API's answers do not say.
+  let codes: CodesConfig
+  /// Who each pending step-up is for, so a resend can say where the code goes (see `RESTChallenges`).
+  let challenges = RESTChallenges()
 
-  package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
+  package init(
+    config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger, codes: CodesConfig = .defaults
+  ) {
     self.config = config
     self.client = client
     self.clock = clock
     self.log = log
+    self.codes = codes
   }
 
   // MARK: - Login
@@ -34,12 +41,24 @@ package final class RESTProvider: IdentityProvider {
   package func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
     let response = try await send(
       config.login, RESTTemplateValues.login(account, password: password), bearer: nil, idempotent: false)
+    // Before the status: a server demanding a code often says so with a 401 or 403.
+    try demandedStepUp(response, account: account)
     try StatusRule.login.check(response, "rest login")
+    return try await session(from: response, account: account, refusal: .invalidCredentials, profile: profile)
+  }
+
+  /// The session in a login-like answer that passed its status check (a password or code login, a step-up).
+  /// - Parameters:
+  ///   - account: who logged in, when known (a step-up's second step may not know it).
+  ///   - refusal: what a 2xx without a success flag or an access token means.
+  func session(from response: HTTPResponse, account: LoginAccount?, refusal: ProviderError.Code, profile: String)
+    async throws -> IssuedSession
+  {
     guard let answer = RESTAnswer.json(response.body), answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest login answer is not a JSON object")
     }
     guard let tokens = RESTAnswer.tokens(answer, config.response) else {
-      throw ProviderError(.invalidCredentials, "rest login refused: no success flag or no access token")
+      throw ProviderError(refusal, "rest login refused: no success flag or no access token")
     }
     try Self.checkSendable(tokens.accessToken)
     let claims = RESTAnswer.jwtClaims(tokens.accessToken)
@@ -51,24 +70,24 @@ package final class RESTProvider: IdentityProvider {
 
   /// The user after a login: from the answer, else from the user endpoint with the new token, else from the
   /// token's JWT claims, else what the user typed.
-  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, account: LoginAccount) async throws
+  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, account: LoginAccount?) async throws
     -> UserInfo
   {
-    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.text) {
+    let typed = account?.text
+    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: typed) {
       return user
     }
     if config.user != nil {
       do {
-        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: account.text)
+        return try await remoteUser(accessToken: Self.secret(tokens.accessToken), fallbackUsername: typed)
       } catch let error as ProviderError where error.code == .sessionRejected {
         // The token just issued is refused by the same API: its answer cannot be trusted.
         throw ProviderError(.badResponse, "rest user endpoint refused the new access token")
       }
     }
-    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.text) { return user }
-    return UserInfo(
-      id: account.text, username: account.text, email: account.kind == .email ? account.text : nil,
-      phone: account.kind == .phone ? account.text : nil)
+    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: typed) { return user }
+    guard let account else { throw ProviderError(.badResponse, "rest login answer names no user") }
+    return Self.user(named: account)
   }
 
   /// Unix seconds: `expiresIn` from now, else the JWT `exp` claim, else a default lifetime (logged).
@@ -174,7 +193,7 @@ package final class RESTProvider: IdentityProvider {
   // MARK: - Transport
 
   /// Sends one request to `endpoint` within the profile's `timeoutSeconds`, retries included.
-  private func send(
+  func send(
     _ endpoint: RESTProviderConfig.Endpoint, _ values: RESTTemplateValues, bearer: SecretBytes?, idempotent: Bool
   ) async throws -> HTTPResponse {
     var headers = config.headers.map { HTTPHeader($0.name, $0.value) }
@@ -198,7 +217,7 @@ package final class RESTProvider: IdentityProvider {
     }
   }
 
-  private static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
+  static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 
   private static func text(_ secret: SecretBytes) -> String {
     secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
