@@ -1,4 +1,5 @@
 import AuthJSON
+import Foundation
 import Testing
 
 @testable import AuthConfig
@@ -53,6 +54,18 @@ import Testing
     #expect(answers.retryAfter == Self.path("wait") && answers.resendIn == Self.path("cooldown"))
     #expect(answers.codeExpiresIn == Self.path("expiresIn") && answers.challengeExpiresIn == Self.path("ttl"))
     #expect(answers.sentTo == Self.path("to"))
+  }
+
+  /// The README's worked config for an SMS API loads as written, and offers every flow.
+  @Test func theREADMEConfigLoads() throws {
+    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("README.md")
+    let text = try String(contentsOf: readme, encoding: .utf8)
+    let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+    let block = try #require(blocks.first { $0.contains("/sms/verify") }, "no SMS API config in the README")
+    let codes = try Fixture.settings(ConfigFixtures.profile(#""provider": "rest", "# + block)).codes
+    #expect(codes.sendCode != nil && codes.loginWithCode != nil && codes.verify != nil && codes.resetPassword != nil)
+    #expect(codes.purposes == ["login": "login", "resetPassword": "reset"])
   }
 
   @Test func withoutCodeSettingsNothingIsOffered() throws {

@@ -157,37 +157,16 @@ extension RESTCodeFlowsEndToEndTests {
       _ = try LoopbackHTTP.postJSON(server.url + "/_test/sms/clock", ["advance": seconds])
     }
 
-    /// The README's worked config for this API shape (`### The rest provider`, one-time codes).
+    /// The README's worked config for this API shape, as written there, with this server's URL: what a user
+    /// copies is what is tested.
     static func config(url: String) -> String {
-      #"""
-      {"profiles": {"default": {
-        "provider": "rest",
-        "rest": {
-          "baseURL": "\#(url)",
-          "login":   {"path": "/sms/login", "body": {"phone": "{account}", "password": "{password}"}},
-          "refresh": {"path": "/sms/refresh", "body": {"refreshToken": "{refreshToken}"}},
-          "user":    {"path": "/sms/me", "userPath": "user"},
-          "sendCode": {"path": "/sms/send",
-                       "body": {"phone": "{account}", "purpose": "{purpose}", "challenge": "{challenge}"},
-                       "purposes": {"login": "login", "resetPassword": "reset"}},
-          "loginWithCode": {"path": "/sms/login_code", "body": {"phone": "{account}", "code": "{code}"}},
-          "verify":  {"path": "/sms/verify", "body": {"challenge": "{challenge}", "code": "{code}"}},
-          "resetPassword": {"path": "/sms/reset",
-                            "body": {"phone": "{account}", "code": "{code}", "newPassword": "{newPassword}"}},
-          "response": {
-            "accessToken": "token", "refreshToken": "refreshToken", "expiresIn": "expiresIn", "user": "user",
-            "success": "ok",
-            "verificationRequired": {"path": "error", "equals": "SMS_REQUIRED"},
-            "challenge": "challenge", "verificationMethods": "methods",
-            "tooSoon": {"path": "error", "equals": "TOO_SOON"}, "retryAfter": "retryAfter",
-            "resendIn": "cooldown", "codeExpiresIn": "expiresIn",
-            "invalidCode": {"path": "error", "equals": "BAD_CODE"},
-            "codeExpired": {"path": "error", "equals": "CODE_EXPIRED"}
-          },
-          "userFields": {"displayName": "name"}
-        }
-      }}}
-      """#
+      let readme = SidecarProcess.repositoryRoot.appendingPathComponent("README.md")
+      let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
+      let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+      // Missing, the config is empty and the sidecar refuses to start: the test fails, it cannot pass vacuously.
+      let rest = blocks.first { $0.contains("/sms/verify") } ?? ""
+      let profile = rest.replacingOccurrences(of: "https://api.example.com", with: url)
+      return #"{"profiles": {"default": {"provider": "rest", "# + profile + "}}}"
     }
   }
 }
