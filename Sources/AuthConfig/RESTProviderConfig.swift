@@ -34,13 +34,15 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let sessionLifetimeSeconds: Int
   /// What a login request carries beyond the account and password: kind names, host context, an encrypted password.
   package let loginRequest: LoginRequest
+  /// The one-time code flows (see `RESTProviderConfig+Codes.swift`).
+  package let codes: Codes
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
     register: Endpoint? = nil, response: ResponseFields, userFields: UserFields = .defaults, headers: [Header] = [],
     authScheme: String = defaultAuthScheme, timeoutSeconds: Int = defaultTimeoutSeconds,
     sessionLifetimeSeconds: Int = SessionLifetime.defaultSeconds,
-    loginRequest: LoginRequest = .plain
+    loginRequest: LoginRequest = .plain, codes: Codes = .none
   ) {
     precondition(Self.timeoutSecondsRange.contains(timeoutSeconds), "timeoutSeconds out of range")
     precondition(
@@ -58,6 +60,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.timeoutSeconds = timeoutSeconds
     self.sessionLifetimeSeconds = sessionLifetimeSeconds
     self.loginRequest = loginRequest
+    self.codes = codes
   }
 
   /// A tokenless API: its sessions carry the user and no access token.
@@ -142,6 +145,11 @@ package struct RESTProviderConfig: Sendable, Equatable {
       default: nil
       }
     }
+
+    /// Code flows: the code the user typed; a step-up's challenge; the new password of a reset.
+    case code, challenge, newPassword
+    /// `sendCode`: the purpose under the API's name (`purposes`), and `sms` or `email`.
+    case purpose, channel
   }
 
   /// A body value: literal text with `{placeholder}`s, checked when the config loads.

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthProviders
 
 /// One-time codes: sending them, logging in with them, completing a step-up, resetting a password. The provider
@@ -26,18 +27,40 @@ extension SessionService {
   package func resetPassword(profile name: String, account: LoginAccount, code: String, newPassword: String)
     async throws -> [String]
   {
-    let provider = try profile(name).provider
-    let reset = try await provider.resetPassword(account, code: code, newPassword: newPassword, profile: name)
-    // Profiles of the same provider kind may share the account (every local profile shares the store's
-    // accounts); a profile of another kind knows other users, whatever their ids.
-    let candidates = profileNames.filter { (try? profile($0).provider.kind) == provider.kind }
+    let home = try profile(name)
+    let reset = try await home.provider.resetPassword(account, code: code, newPassword: newPassword, profile: name)
+    let candidates = profileNames.filter { candidate in
+      (try? profile(candidate)).map { Self.sharesAccounts($0.config.provider, home.config.provider) } ?? false
+    }
     var ended: [String] = []
     for (candidate, record) in zip(candidates, try await storedRecords(candidates)) {
-      guard let record, StoredSession(record)?.session.user.id == reset.user.id else { continue }
+      guard let record, let user = StoredSession(record)?.session.user, Self.isAccount(user, reset.user) else {
+        continue
+      }
       _ = try await endSession(candidate, generation: record.generation)
       ended.append(candidate)
     }
     if !ended.isEmpty { log.info("profile \(name): password reset ended \(ended.count) session(s)") }
     return ended
+  }
+
+  /// Whether two profiles may know the same account: every local profile does (they share the store's accounts);
+  /// `rest` profiles only on one API (a user id or name on another server is another user); else only profiles of
+  /// one provider config.
+  static func sharesAccounts(_ one: ProviderConfig, _ other: ProviderConfig) -> Bool {
+    switch (one, other) {
+    case (.local, .local): true
+    case (.rest(let a), .rest(let b)): a.baseURL == b.baseURL
+    default: one == other
+    }
+  }
+
+  /// Whether a stored session's user is the account a reset named: the same id, or the same username, email or
+  /// phone — a remote reset API rarely answers with the user's id, only the identity the user typed is known.
+  static func isAccount(_ user: UserInfo, _ reset: UserInfo) -> Bool {
+    if user.id == reset.id || user.username == reset.username { return true }
+    if let email = reset.email, user.email == email { return true }
+    if let phone = reset.phone, user.phone == phone { return true }
+    return false
   }
 }

@@ -63,7 +63,7 @@ struct Wiring {
         accessTokenTTLSeconds: local.accessTokenTTLSeconds, refreshTokenTTLDays: local.refreshTokenTTLDays,
         codes: profile.codes, codeDeliveryCommand: local.codeDeliveryCommand, log: log, codeLog: issuedCodes)
     case .rest(let rest):
-      return RESTProvider(config: rest, client: http(profile), clock: clock, log: log)
+      return RESTProvider(config: rest, client: http(profile), clock: clock, log: log, codes: profile.codes)
     case .oauth2(let oauth2):
       return OAuth2Provider(
         settings: Self.settings(oauth2), http: http(profile), clock: clock, random: random, log: log,

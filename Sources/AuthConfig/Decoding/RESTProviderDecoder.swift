@@ -28,7 +28,7 @@ enum RESTProviderDecoder {
   static let keys = [
     "baseURL", "login", "refresh", "logout", "user", "register", "response", "userFields", "headers", "authScheme",
     "timeoutSeconds", SessionLifetime.key,
-  ] + RESTLoginRequestDecoder.keys
+  ] + RESTLoginRequestDecoder.keys + RESTCodesDecoder.endpointKeys
   static let userFieldKeys = ["id", "username", "email", "phone", "displayName"]
   static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
   /// Headers the transport or this provider sets: one from the config would clash or leak.
@@ -39,10 +39,12 @@ enum RESTProviderDecoder {
   /// What each endpoint may hold and which placeholders its body may use.
   enum Role: String {
     case login, refresh, logout, user, register
+    case sendCode, loginWithCode, verify, resetPassword
 
     var keys: [String] {
       switch self {
-      case .login, .refresh, .register: ["path", "method", "encoding", "body"]
+      case .login, .refresh, .register, .loginWithCode, .verify, .resetPassword: ["path", "method", "encoding", "body"]
+      case .sendCode: ["path", "method", "encoding", "body", "purposes"]
       case .logout: ["path", "method", "encoding", "body", "sendAccessToken"]
       case .user: ["path", "method", "userPath"]
       }
@@ -56,6 +58,7 @@ enum RESTProviderDecoder {
       case .register: [.username, .password, .account, .email]
       case .refresh, .logout: [.refreshToken]
       case .user: []
+      case .sendCode, .loginWithCode, .verify, .resetPassword: RESTCodesDecoder.placeholders(self)
       }
     }
 
@@ -103,7 +106,8 @@ enum RESTProviderDecoder {
       authScheme: authScheme,
       timeoutSeconds: timeout ?? RESTProviderConfig.defaultTimeoutSeconds,
       sessionLifetimeSeconds: try object.sessionLifetimeSeconds(),
-      loginRequest: loginRequest
+      loginRequest: loginRequest,
+      codes: try RESTCodesDecoder.settings(object)
     )
   }
 
@@ -168,6 +172,8 @@ enum RESTProviderDecoder {
       }
     case .user:
       break
+    case .sendCode, .loginWithCode, .verify, .resetPassword:
+      try RESTCodesDecoder.checkBody(body, role: role, endpoint)
     }
     var userPath: RESTProviderConfig.FieldPath?
     if let text = try endpoint.string("userPath") {

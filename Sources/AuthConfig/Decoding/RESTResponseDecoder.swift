@@ -9,7 +9,7 @@ import AuthJSON
 enum RESTResponseDecoder {
   static let keys = [
     "accessToken", "refreshToken", "expiresIn", "user", "tokenType", "success", "unknownAccount",
-  ]
+  ] + RESTCodesDecoder.responseKeys
   static let conditionKeys = ["path", "equals"]
   static let ruleForm = #"a field path (the boolean true), {"path": "…", "equals": <value>}, or an array of them"#
 

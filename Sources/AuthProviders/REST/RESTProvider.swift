@@ -27,13 +27,20 @@ package final class RESTProvider: IdentityProvider {
   let log: Logger
   /// Set when the API wants `{password}` encrypted with its RSA key.
   let passwordEncryption: RESTPasswordEncryption?
+  /// The profile's code rules: the lifetimes and cooldown assumed when the API's answers do not say.
+  let codes: CodesConfig
+  /// Who each pending step-up is for, so a resend can say where the code goes (see `RESTChallenges`).
+  let challenges = RESTChallenges()
 
-  package init(config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger) {
+  package init(
+    config: RESTProviderConfig, client: any HTTPClient, clock: any Clock, log: Logger, codes: CodesConfig = .defaults
+  ) {
     self.config = config
     self.client = client
     self.clock = clock
     self.log = log
     passwordEncryption = config.loginRequest.passwordEncryption.map(RESTPasswordEncryption.init)
+    self.codes = codes
   }
 
   // MARK: - Login
@@ -42,17 +49,32 @@ package final class RESTProvider: IdentityProvider {
     let values = RESTTemplateValues.login(
       account, password: try await passwordToSend(password), request: config.loginRequest)
     let response = try await send(config.login, values, bearer: nil, idempotent: false)
-    let answer = RESTAnswer.json(response.body)
+    // Before the status: a server demanding a code often says so with a 401 or 403.
+    try demandedStepUp(response, account: account)
     do {
       try StatusRule.login.check(response, "rest login")
     } catch let error as ProviderError where error.code == .invalidCredentials {
-      throw refusal(answer, error.detail)
+      throw refusal(RESTAnswer.json(response.body), error.detail)
     }
+    return try await session(from: response, account: account, refusal: .invalidCredentials)
+  }
+
+  /// The session in a login-like answer that passed its status check (a password or code login, a step-up).
+  /// - Parameters:
+  ///   - account: who logged in, when known (a step-up's second step may not know it).
+  ///   - refusal: what a 2xx whose success rule does not hold means (`invalidCredentials` is refined by the
+  ///     profile's `unknownAccount` rule).
+  func session(from response: HTTPResponse, account: LoginAccount?, refusal: ProviderError.Code) async throws
+    -> IssuedSession
+  {
+    let answer = RESTAnswer.json(response.body)
     guard let answer, answer.objectValue != nil else {
       throw ProviderError(.badResponse, "rest login answer is not a JSON object")
     }
     guard let tokens = try RESTAnswer.tokens(answer, config.response, "rest login") else {
-      throw refusal(answer, "rest login refused: the success rule does not hold")
+      let detail = "rest login refused: the success rule does not hold"
+      if case .invalidCredentials = refusal { throw self.refusal(answer, detail) }
+      throw ProviderError(refusal, detail)
     }
     let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
     let user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
@@ -71,33 +93,32 @@ package final class RESTProvider: IdentityProvider {
   /// The user after a login: from the answer's `user`, else from the user endpoint with the new token, else from
   /// the token's JWT claims; a tokenless answer is read as the user itself (the flag APIs put `userId` beside
   /// their flags); else what the user typed.
-  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, answer: JSONValue, account: LoginAccount)
+  /// - Parameter account: nil for a step-up's second step whose first the provider no longer remembers.
+  private func loginUser(_ tokens: RESTAnswer.Tokens, claims: JSONObject?, answer: JSONValue, account: LoginAccount?)
     async throws -> UserInfo
   {
     // What the user typed is the name the server knows them by.
-    if let object = tokens.user,
-      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed)
-    {
+    let typed = account?.typed
+    if let object = tokens.user, let user = RESTAnswer.user(object, config.userFields, fallbackUsername: typed) {
       return user
     }
     if config.user != nil {
       do {
         return try await remoteUser(
-          accessToken: tokens.accessToken.map(Self.secret), fallbackUsername: account.typed, refusals: [401])
+          accessToken: tokens.accessToken.map(Self.secret), fallbackUsername: typed, refusals: [401])
       } catch let error as ProviderError where error.code == .sessionRejected {
         // The session just issued is refused by the same API: its answer cannot be trusted.
         throw ProviderError(.badResponse, "rest user endpoint refused the new session")
       }
     }
-    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: account.typed) { return user }
+    if let claims, let user = RESTAnswer.user(claims: claims, fallbackUsername: typed) { return user }
     if config.isTokenless, let object = answer.objectValue,
-      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: account.typed)
+      let user = RESTAnswer.user(object, config.userFields, fallbackUsername: typed)
     {
       return user
     }
-    return UserInfo(
-      id: account.typed, username: account.typed, email: account.kind == .email ? account.text : nil,
-      phone: account.kind == .phone ? account.text : nil)
+    guard let account else { throw ProviderError(.badResponse, "rest login answer names no user") }
+    return Self.user(named: account)
   }
 
   /// The session an accepted answer gives; `previous` is the session a refresh replaces, whose refresh token and

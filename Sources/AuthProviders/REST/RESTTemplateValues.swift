@@ -10,16 +10,22 @@ struct RESTTemplateValues {
     values[.refreshToken] = refreshToken
   }
 
-  /// At login, the one account field a login form has. `{username}`, `{account}` and `{email}` are what the user
-  /// typed (trimmed), since servers compare identities as their users typed them at sign-up; the normalized forms
-  /// have names of their own. `{email}`, `{emailNormalized}` and the phone forms exist only for that kind.
+  /// At login, the one account field a login form has, and its password.
   static func login(
     _ account: LoginAccount, password: String, request: RESTProviderConfig.LoginRequest
   ) -> RESTTemplateValues {
+    var login = naming(account, request: request)
+    login.values[.password] = password
+    return login
+  }
+
+  /// The account of a login or a code request. `{username}`, `{account}` and `{email}` are what the user typed
+  /// (trimmed), since servers compare identities as their users typed them at sign-up; the normalized forms have
+  /// names of their own. `{email}`, `{emailNormalized}` and the phone forms exist only for that kind.
+  static func naming(_ account: LoginAccount, request: RESTProviderConfig.LoginRequest) -> RESTTemplateValues {
     var login = RESTTemplateValues()
     login.values[.username] = account.typed
     login.values[.account] = account.typed
-    login.values[.password] = password
     login.values[.accountNormalized] = account.text
     let kind = AccountKind(rawValue: account.kind.rawValue) ?? .username
     login.values[.accountKind] = request.name(of: kind)
@@ -44,6 +50,12 @@ struct RESTTemplateValues {
     values.values[.password] = password
     values.values[.email] = registration.email
     return values
+  }
+
+  /// A value by its placeholder; setting nil leaves the member out of the body.
+  subscript(_ placeholder: RESTProviderConfig.Placeholder) -> String? {
+    get { values[placeholder] }
+    set { values[placeholder] = newValue }
   }
 
   func value(_ placeholder: RESTProviderConfig.Placeholder) -> String? { values[placeholder] }

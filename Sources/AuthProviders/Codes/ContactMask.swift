@@ -1,8 +1,9 @@
 /// A contact shown back to the user so they recognise where a code went, without the answer disclosing it:
-/// `+86 138****5678`, `a***@example.com`.
-enum ContactMask {
-  static func mask(_ contact: String) -> String {
-    contact.hasPrefix("+") ? phone(contact) : email(contact)
+/// `+86 138****5678`, `a***@example.com`; anything else (a username) shows nothing of itself.
+package enum ContactMask {
+  package static func mask(_ contact: String) -> String {
+    if contact.hasPrefix("+") { return phone(contact) }
+    return contact.contains("@") ? email(contact) : "***"
   }
 
   /// The first letter of the local part and the whole domain (the user knows which mailbox it is).
