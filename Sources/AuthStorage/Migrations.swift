@@ -4,7 +4,7 @@ enum Migrations {
   /// Ordered; `version` is what `user_version` holds after the step.
   static let steps: [Step] = [
     Step(version: 1, sql: version1), Step(version: 2, sql: version2),
-    Step(version: 3, sql: version3, fill: AccountKeys.fill),
+    Step(version: 3, sql: version3, fill: AccountKeys.fill), Step(version: 4, sql: version4),
   ]
 
   /// `fill` runs after `sql`, in the same transaction, for what SQL alone cannot compute (Unicode keys).

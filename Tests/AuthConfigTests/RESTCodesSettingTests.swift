@@ -104,7 +104,9 @@ import Testing
     Fixture.expect(
       Self.rest(#""loginWithCode": {"path": "/c", "body": {"c": "{code}"}}, "response": {"accessToken": "t"}"#),
       path: "profiles.default.rest.loginWithCode.body",
-      message: "must name the account with one of {username}, {account}, {email}")
+      message:
+        "must name the account with one of {username}, {account}, {email}, {accountNormalized}, {phoneE164}, "
+        + "{phoneNational}, {emailNormalized}, {accountKind}")
     Fixture.expect(
       Self.rest(#""resetPassword": {"path": "/r", "body": {"p": "{account}", "c": "{code}"}}, "#
         + #""response": {"accessToken": "t"}"#),

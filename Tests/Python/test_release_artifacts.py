@@ -140,14 +140,14 @@ def test_installed_binary_runs_the_readme_users_examples_as_written(tmp_path):
     # The examples touch the default store; here HOME is private, so that is tmp_path/home/.local/state.
     env = clean_env(tmp_path, PATH=f"{prefix / 'bin'}:/usr/local/bin:/usr/bin:/bin")
     del env["AUTH_SIDECAR_STATE_DIR"]
-    add, listing, passwd, remove = readme_users_examples()
+    add, listing, passwd, unlock, remove = readme_users_examples()
     assert add.startswith("printf") and listing == "auth-sidecar users list"
     outputs = []
-    for command, stdin in [(add, ""), (listing, ""), (passwd, "a new horse battery staple\n"), (remove, ""),
-                           (listing, "")]:
+    for command, stdin in [(add, ""), (listing, ""), (passwd, "a new horse battery staple\n"), (unlock, ""),
+                           (remove, ""), (listing, "")]:
         run = subprocess.run(["sh", "-c", command], input=stdin, capture_output=True, text=True, env=env,
                              timeout=HANG_GUARD)
         assert run.returncode == 0, (command, run.stderr)
         outputs.append(run.stdout)
-    assert '"username":"alice"' in outputs[1].replace(" ", "") and outputs[4] == ""
+    assert '"username":"alice"' in outputs[1].replace(" ", "") and outputs[5] == ""
     assert (tmp_path / "home" / ".local" / "state" / "auth-sidecar" / "store.sqlite3").is_file()

@@ -153,7 +153,7 @@ def test_status_says_when_oauth2_discovery_has_not_run(document):
     answer = {"version": "0.1.0",
               "capabilities": {"methods": [], "framing": [], "providers": [], "locales": []},
               "storage": {"protection": "key-file", "encryption": "AES-256-GCM"},
-              "profiles": [{"name": "sso", "provider": "oauth2", "loginFlows": ["device"],
+              "profiles": [{"name": "sso", "provider": "oauth2", "loginFlows": ["device"], "codeFlows": [],
                             "discoveryPending": True, "loggedIn": False}]}
     status.validate(answer)
     answer["profiles"][0]["discoveryPending"] = "yes"
