@@ -35,7 +35,7 @@ extension RESTProviderConfig {
   /// Where the code flows' answers keep what the sidecar reads (all in the profile's `response` object).
   package struct CodeAnswers: Sendable, Equatable {
     /// Holds on a password login's answer (whatever its status) that demands a code instead of a session.
-    package let verificationRequired: CodeAnswerRule?
+    package let verificationRequired: AnswerRule?
     /// The challenge in that answer, sent back as `{challenge}`.
     package let challenge: FieldPath?
     /// What the host may offer for the second step.
@@ -45,7 +45,7 @@ extension RESTProviderConfig {
     /// Where a send answer says (usually masked) where the code went; without it the account typed, masked.
     package let sentTo: FieldPath?
     /// Holds on a send answer that refuses because the last code was sent too recently (429 always counts).
-    package let tooSoon: CodeAnswerRule?
+    package let tooSoon: AnswerRule?
     /// Seconds to wait in a too-soon answer, when it has no `Retry-After` header.
     package let retryAfter: FieldPath?
     /// Seconds before another code may be asked for, in a send answer; without it `codes.resendCooldownSeconds`.
@@ -54,15 +54,15 @@ extension RESTProviderConfig {
     package let codeExpiresIn: FieldPath?
     /// Hold on an answer refusing a code as wrong / as expired (any status); a 400, 401 or 403 that matches
     /// neither is a wrong code.
-    package let invalidCode: CodeAnswerRule?
-    package let codeExpired: CodeAnswerRule?
+    package let invalidCode: AnswerRule?
+    package let codeExpired: AnswerRule?
 
     package init(
-      verificationRequired: CodeAnswerRule? = nil, challenge: FieldPath? = nil,
+      verificationRequired: AnswerRule? = nil, challenge: FieldPath? = nil,
       verificationMethods: VerificationMethods = .byAccountKind, challengeExpiresIn: FieldPath? = nil,
-      sentTo: FieldPath? = nil, tooSoon: CodeAnswerRule? = nil, retryAfter: FieldPath? = nil,
-      resendIn: FieldPath? = nil, codeExpiresIn: FieldPath? = nil, invalidCode: CodeAnswerRule? = nil,
-      codeExpired: CodeAnswerRule? = nil
+      sentTo: FieldPath? = nil, tooSoon: AnswerRule? = nil, retryAfter: FieldPath? = nil,
+      resendIn: FieldPath? = nil, codeExpiresIn: FieldPath? = nil, invalidCode: AnswerRule? = nil,
+      codeExpired: AnswerRule? = nil
     ) {
       self.verificationRequired = verificationRequired
       self.challenge = challenge

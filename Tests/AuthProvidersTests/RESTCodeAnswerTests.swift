@@ -9,8 +9,8 @@ import Testing
 /// codes, and an accepted send — from the configured rules and the status, never from an error message's words.
 @Suite struct RESTCodeAnswerTests {
   static func path(_ text: String) -> RESTProviderConfig.FieldPath { RESTProviderConfig.FieldPath(parsing: text)! }
-  static func rule(_ path: String, _ value: JSONValue) -> CodeAnswerRule {
-    CodeAnswerRule([CodeAnswerRule.Condition(Self.path(path), equals: value)])
+  static func rule(_ path: String, _ value: JSONValue) -> AnswerRule {
+    AnswerRule([AnswerRule.Condition(Self.path(path), equals: value)])
   }
 
   static let sms = RESTCodeAnswer(

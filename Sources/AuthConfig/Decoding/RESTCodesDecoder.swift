@@ -14,8 +14,6 @@ enum RESTCodesDecoder {
     "retryAfter", "resendIn", "codeExpiresIn", "invalidCode", "codeExpired",
   ]
   static let methodNames = ["sms", "email", "totp", "recovery"]
-  static let conditionKeys = ["path", "equals"]
-  static let ruleForm = #"a field path (the boolean true), {"path": "…", "equals": <value>}, or an array of them"#
   /// The values that name the account in a code request, as in a login.
   static let accountValues: [Placeholder] = [
     .username, .account, .email, .accountNormalized, .phoneE164, .phoneNational, .emailNormalized, .accountKind,
@@ -114,7 +112,7 @@ enum RESTCodesDecoder {
     let key = "verificationMethods"
     guard let value = response.value(key) else { return .byAccountKind }
     let at = response.path.appending(key)
-    if case .string(let text) = value { return .path(try fieldPath(text, at: at)) }
+    if case .string(let text) = value { return .path(try RESTResponseDecoder.fieldPath(text, at: at)) }
     guard case .array(let elements) = value, !elements.isEmpty else {
       throw SettingError(at, "must be a field path or a non-empty array of \(methodNames.joined(separator: ", "))")
     }
@@ -128,40 +126,8 @@ enum RESTCodesDecoder {
     return .list(names)
   }
 
-  /// A rule in any of its three forms; nil when `key` is absent.
-  static func rule(_ key: String, in response: ConfigObject) throws(SettingError) -> CodeAnswerRule? {
-    guard let value = response.value(key) else { return nil }
-    let path = response.path.appending(key)
-    guard case .array(let elements) = value else { return CodeAnswerRule([try condition(value, at: path)]) }
-    guard !elements.isEmpty else {
-      throw SettingError(path, "has no condition, so it would hold for every answer; give at least one: \(ruleForm)")
-    }
-    var conditions: [CodeAnswerRule.Condition] = []
-    for (index, element) in elements.enumerated() {
-      conditions.append(try condition(element, at: path.appending(String(index))))
-    }
-    return CodeAnswerRule(conditions)
-  }
-
-  static func condition(_ value: JSONValue, at path: JSONPath) throws(SettingError) -> CodeAnswerRule.Condition {
-    if case .string(let text) = value { return CodeAnswerRule.Condition(try fieldPath(text, at: path)) }
-    guard case .object = value else {
-      throw SettingError(path, "must be \(ruleForm), not \(ConfigObject.describe(value))")
-    }
-    let object = try ConfigObject(value, at: path, allowedKeys: conditionKeys)
-    guard let text = try object.string("path") else {
-      throw SettingError(path.appending("path"), "is required: the field the condition reads")
-    }
-    guard let expected = object.value("equals") else {
-      throw SettingError(path.appending("equals"), "is required: the value the field must equal (any JSON value)")
-    }
-    return CodeAnswerRule.Condition(try fieldPath(text, at: path.appending("path")), equals: expected)
-  }
-
-  static func fieldPath(_ text: String, at path: JSONPath) throws(SettingError) -> RESTProviderConfig.FieldPath {
-    guard let parsed = RESTProviderConfig.FieldPath(parsing: text) else {
-      throw SettingError(path, RESTProviderDecoder.fieldPathRule)
-    }
-    return parsed
+  /// The same three forms as a login's `success` rule, so one config language describes every answer.
+  static func rule(_ key: String, in response: ConfigObject) throws(SettingError) -> AnswerRule? {
+    try RESTResponseDecoder.rule(key, in: response)
   }
 }

@@ -19,10 +19,10 @@ struct RESTCodeAnswer {
   func checkCode(_ response: HTTPResponse, _ what: String) throws {
     if let failure = RemoteFailures.providerError(status: response) { throw failure }
     let answer = RESTAnswer.json(response.body)
-    if answers.codeExpired?.holds(in: answer) == true {
+    if Self.says(answers.codeExpired, answer) {
       throw ProviderError(.codeRefused(.codeExpired), "\(what): the answer says the code expired")
     }
-    if answers.invalidCode?.holds(in: answer) == true {
+    if Self.says(answers.invalidCode, answer) {
       throw ProviderError(.codeRefused(.invalidCode), "\(what): the answer says the code is wrong")
     }
     try Self.codeStatus.check(response, what)
@@ -33,7 +33,7 @@ struct RESTCodeAnswer {
   /// profile's cooldown — hosts draw their countdown from it, so there is always one.
   func checkTooSoon(_ response: HTTPResponse, now: Int64) throws {
     let answer = RESTAnswer.json(response.body)
-    guard response.status == 429 || answers.tooSoon?.holds(in: answer) == true else { return }
+    guard response.status == 429 || Self.says(answers.tooSoon, answer) else { return }
     // The 429 table every remote provider shares reads the header.
     var header: Int64?
     if case .rateLimited(let seconds)? = RemoteFailures.providerError(status: response)?.code { header = seconds }
@@ -103,5 +103,11 @@ struct RESTCodeAnswer {
   /// A host must be able to send the challenge back as `login {challenge}`: 1–512 visible ASCII characters.
   static func isSendable(_ challenge: String) -> Bool {
     !challenge.isEmpty && challenge.utf8.count <= 512 && challenge.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+  }
+
+  /// Whether `rule` is configured and holds in `answer` (no answer holds nothing).
+  private static func says(_ rule: AnswerRule?, _ answer: JSONValue?) -> Bool {
+    guard let rule, let answer else { return false }
+    return rule.holds(in: answer)
   }
 }
