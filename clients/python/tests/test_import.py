@@ -9,15 +9,17 @@ import subprocess
 import sys
 
 #: Loaded when a client is made or started, or when AsyncAuthSidecar is named; never by the import.
-DEFERRED = ["asyncio", "typing", "subprocess", "shutil", "logging", "concurrent.futures"]
+#: json (with the re module it pulls in) is most of what is left: it waits for the first client.
+DEFERRED = ["asyncio", "typing", "subprocess", "shutil", "logging", "concurrent.futures", "json", "re"]
 
 PROBE = """
-import json, sys
+import sys
 deferred = %r
 import auth_sidecar
 from auth_sidecar import AuthSidecar
 loaded = [name for name in deferred if name in sys.modules]
 auth_sidecar.AsyncAuthSidecar
+import json
 print(json.dumps([loaded, "asyncio" in sys.modules]))
 """ % DEFERRED
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-import json
 
 from . import _common as c
 from ._errors import ClientClosed, SidecarExited, error_from_response
@@ -72,6 +71,7 @@ class BaseClient:
         self._shutdown_timeout = shutdown_timeout
         self._handshake = handshake
 
+        self._loads = c.json_codec().loads
         self._pending = c.PendingTable()
         self._ids = itertools.count(1)
         self._in_flight = 0
@@ -158,7 +158,7 @@ class BaseClient:
 
     def _stdout_line(self, line: bytes) -> None:
         try:
-            message = json.loads(line)
+            message = self._loads(line)
         except ValueError:
             if line.strip():
                 c.log.warning("auth-sidecar wrote a line that is not JSON on stdout: %.200r", line)

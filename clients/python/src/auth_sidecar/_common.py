@@ -5,7 +5,6 @@ attribution of answers the sidecar could not address to an id)."""
 from __future__ import annotations
 
 import collections
-import json
 import os
 
 from ._errors import BinaryNotFound
@@ -135,12 +134,26 @@ def build_env(env: Optional[Mapping[str, Optional[str]]]) -> Dict[str, str]:
 # Messages
 # ---------------------------------------------------------------------------------------------
 
-# ensure_ascii=True: the output is plain ASCII (no encoding step can fail); a lone surrogate in a
-# str is sent as its \uXXXX escape and the sidecar answers parse_error, attributed below.
-_encoder = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+_encoder: Any = None
+
+
+def json_codec() -> Any:
+    """The ``json`` module, imported at the first client rather than at ``import auth_sidecar``:
+    with the ``re`` module it pulls in, it is most of the package's import time, which every host
+    pays at launch even when it never logs anyone in."""
+    global _encoder
+    import json
+
+    if _encoder is None:
+        # ensure_ascii=True: the output is plain ASCII (no encoding step can fail); a lone surrogate
+        # in a str is sent as its \uXXXX escape and the sidecar answers parse_error, attributed below.
+        _encoder = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return json
 
 
 def encode_request(request_id: int, method: str, params: Any) -> bytes:
+    if _encoder is None:
+        json_codec()
     if params is None:
         text = '{"jsonrpc":"2.0","id":%d,"method":%s}\n' % (request_id, _encoder.encode(method))
     else:
