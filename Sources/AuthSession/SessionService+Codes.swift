@@ -1,11 +1,36 @@
 import AuthConfig
 import AuthProviders
+import AuthSupport
 
 /// One-time codes: sending them, logging in with them, completing a step-up, resetting a password. The provider
 /// checks the code and returns values; the sessions those flows start or end are written here, as for a password.
 extension SessionService {
+  /// The local provider keeps its cooldown and daily cap in the transaction that issues the code. A remote API's
+  /// own may be shorter, missing, or kept per server instance, so a `rest` profile's `codes` limits are also kept
+  /// here, in the store: they hold across restarts and processes sharing it, and a send they refuse never reaches
+  /// the server.
   package func sendCode(profile name: String, _ request: CodeRequest) async throws -> SentCode {
-    try await profile(name).provider.sendCode(request, profile: name)
+    let home = try profile(name)
+    guard home.provider.kind == .rest else { return try await home.provider.sendCode(request, profile: name) }
+    let codes = home.config.codes
+    let limits = CodeSendLimits(cooldown: Int64(codes.resendCooldownSeconds), maxPerDay: codes.maxPerDay)
+    let slot = CodeSendLimits.slot(profile: name, request)
+    let now = clock.now()
+    try await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        try limits.check(try tx.codeSends(slot: slot, since: now - CodeSendLimits.window + 1), now: now)
+        try tx.recordCodeSend(slot: slot, now: now, forgetBefore: now - CodeSendLimits.window)
+      }
+    }
+    do {
+      var sent = try await home.provider.sendCode(request, profile: name)
+      sent.resendAt = max(sent.resendAt, now + limits.cooldown)
+      return sent
+    } catch {
+      // Nothing was sent (refused, too soon at the server, unreachable): the send is given back.
+      try? await Blocking.run { [stores] in try stores.get().write { try $0.forgetCodeSend(slot: slot, at: now) } }
+      throw error
+    }
   }
 
   package func login(profile name: String, account: LoginAccount, code: String) async throws -> SessionSnapshot {

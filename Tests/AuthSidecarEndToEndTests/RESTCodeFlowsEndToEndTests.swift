@@ -12,7 +12,8 @@ import Testing
   static let password = "correct horse battery staple"
 
   @Test func threeFailuresDemandAnSMSCodeThenTheChallengeLogsIn() throws {
-    let harness = try Harness("stepup")
+    // No cooldown of the sidecar's own: the second send below reaches the server, whose 429 is what is tested.
+    let harness = try Harness("stepup", cooldownSeconds: 0)
     defer { harness.stop() }
     let phone = try harness.newAccount("+8613900139001")
     let sidecar = try harness.sidecar(logLevel: "trace")
@@ -68,7 +69,8 @@ import Testing
   }
 
   @Test func aCodeLoginTakesAWrongCodeThenTheRightOneAndAnExpiredOneIsSaidSo() throws {
-    let harness = try Harness("code-login")
+    // No cooldown of the sidecar's own: the server's clock is moved past its own to send again.
+    let harness = try Harness("code-login", cooldownSeconds: 0)
     defer { harness.stop() }
     let phone = try harness.newAccount("+8613900139002")
     let sidecar = try harness.sidecar()
@@ -124,6 +126,39 @@ import Testing
     _ = sidecar.finish()
   }
 
+  /// The profile's own cooldown is kept in the store: a second process sharing it, and a restarted one, are
+  /// refused without asking the server, even once the server's shorter cooldown has passed.
+  @Test func theProfilesCooldownHoldsAcrossProcessesAndRestartsWithoutAskingTheServer() throws {
+    let harness = try Harness("cooldown", cooldownSeconds: 300)
+    defer { harness.stop() }
+    let phone = try harness.newAccount("+8613900139004")
+    let first = try harness.sidecar()
+    let started = Date().timeIntervalSince1970
+    let sent = first.call("sendCode", ["account": phone, "purpose": "login"])
+    let resendAt = try #require(unixTime(sent.result?["resendAt"]), "\(sent)")
+    #expect(abs(resendAt - (started + 300)) < 30, "the longer of the two cooldowns: \(sent)")
+    #expect(try harness.codes(phone).count == 1)
+    try harness.advanceServerClock(200)  // the server's own 120 s are over
+
+    let second = try harness.sidecar()
+    let refused = second.call("sendCode", ["account": phone, "purpose": "login"])
+    #expect(refused.errorKind == "rate_limited", "\(refused)")
+    let retryAfter = try #require(refused.errorData?["retryAfter"] as? Int)
+    #expect((250...300).contains(retryAfter), "\(refused)")
+    #expect(abs(try #require(unixTime(refused.errorData?["resendAt"])) - resendAt) < 5)
+    _ = first.finish()
+    _ = second.finish()
+
+    let restarted = try harness.sidecar()
+    #expect(restarted.call("sendCode", ["account": phone, "purpose": "login"]).errorKind == "rate_limited")
+    // Another purpose is another cooldown.
+    let reset = restarted.call("sendCode", ["account": phone, "purpose": "resetPassword"])
+    #expect(reset.result?["sentTo"] as? String == "+86 139****9004", "\(reset)")
+    _ = restarted.finish()
+    #expect(try harness.codes(phone).count == 1, "no login code sent inside the profile's cooldown")
+    #expect(try harness.codes(phone, purpose: "reset").count == 1)
+  }
+
   /// A six-digit code that is not `code`.
   static func other(than code: String) -> String { code == "000000" ? "111111" : "000000" }
 }
@@ -131,8 +166,9 @@ import Testing
 extension RESTCodeFlowsEndToEndTests {
   /// One Django server, a state dir and a config file describing the SMS API, for one test.
   final class Harness: ServerHarness {
-    init(_ name: String) throws {
-      try super.init("rest-codes-\(name)") { url in Self.config(url: url) }
+    /// - Parameter cooldownSeconds: the profile's `codes.resendCooldownSeconds`, kept by the sidecar itself.
+    init(_ name: String, cooldownSeconds: Int = 60) throws {
+      try super.init("rest-codes-\(name)") { url in Self.config(url: url, cooldownSeconds: cooldownSeconds) }
     }
 
     /// Creates `phone`'s account at the server (name 李雷, the suite's password).
@@ -159,14 +195,15 @@ extension RESTCodeFlowsEndToEndTests {
 
     /// The README's worked config for this API shape, as written there, with this server's URL: what a user
     /// copies is what is tested.
-    static func config(url: String) -> String {
+    static func config(url: String, cooldownSeconds: Int) -> String {
       let readme = SidecarProcess.repositoryRoot.appendingPathComponent("README.md")
       let text = (try? String(contentsOf: readme, encoding: .utf8)) ?? ""
       let blocks = text.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
       // Missing, the config is empty and the sidecar refuses to start: the test fails, it cannot pass vacuously.
       let rest = blocks.first { $0.contains("/sms/verify") } ?? ""
       let profile = rest.replacingOccurrences(of: "https://api.example.com", with: url)
-      return #"{"profiles": {"default": {"provider": "rest", "# + profile + "}}}"
+      let codes = #""codes": {"resendCooldownSeconds": \#(cooldownSeconds)}, "#
+      return #"{"profiles": {"default": {"provider": "rest", "# + codes + profile + "}}}"
     }
   }
 }

@@ -10,7 +10,6 @@ import AuthStorage
 struct CodeBook: Sendable {
   static let maxAttempts = 5
   private static let keyName = "local.codes.hmac"
-  private static let day: Int64 = 86_400
 
   let random: any RandomSource
   let length: Int
@@ -29,14 +28,10 @@ struct CodeBook: Sendable {
   /// Refuses a send inside the cooldown or past the daily cap of `sendSlot`.
   /// - Throws: `ProviderError.codeRateLimited` with when the next send is allowed.
   func checkLimits(sendSlot: [UInt8], now: Int64, in tx: ReadTransaction) throws {
-    let sends = try tx.codeSends(slot: sendSlot, since: now - Self.day + 1)
-    var resendAt = (sends.last ?? .min / 2) + cooldown
-    // Past the cap, the next send is allowed when the oldest counted one leaves the 24-hour window.
-    if sends.count >= maxPerDay { resendAt = max(resendAt, sends[sends.count - maxPerDay] + Self.day) }
-    guard resendAt <= now else {
-      throw ProviderError(.codeRateLimited(retryAfter: resendAt - now, resendAt: resendAt), "code send too soon")
-    }
+    let sends = try tx.codeSends(slot: sendSlot, since: now - CodeSendLimits.window + 1)
+    try CodeSendLimits(cooldown: cooldown, maxPerDay: maxPerDay).check(sends, now: now)
   }
+
 
   /// A fresh code for `slot`, replacing any earlier one, with the send logged under `sendSlot`.
   /// - Returns: the code in clear (for delivery only) and when it expires.
@@ -44,7 +39,7 @@ struct CodeBook: Sendable {
     let code = try Self.digits(length, from: random)
     let expiresAt = now + ttl
     try tx.putCode(CodeRecord(codeHash: try hash(code, slot: slot, in: tx), expiresAt: expiresAt), slot: slot)
-    try tx.recordCodeSend(slot: sendSlot, now: now, forgetBefore: now - Self.day)
+    try tx.recordCodeSend(slot: sendSlot, now: now, forgetBefore: now - CodeSendLimits.window)
     return (code, expiresAt)
   }
 
