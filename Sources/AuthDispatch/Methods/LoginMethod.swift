@@ -47,7 +47,8 @@ package struct LoginMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(["flow", "code", "challenge", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
+    try params.allowOnly(
+      Set(["flow", "code", "challenge", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
     let flow = try Self.flow(params)
     let profile = try sessions.profile(context.profile).config
     let hostContext = try LoginContext.read(params, declared: profile.provider.loginContextNames)
