@@ -13,10 +13,13 @@ package struct Params: Sendable {
   /// Keys every method accepts.
   static let commonKeys: Set<String> = ["profile", "locale"]
 
-  /// - Throws: `RPCError.invalidParams` when params are not an object or repeat a key.
+  /// An empty array is "no params", like absent params: Neovim's and other Lua and PHP JSON encoders
+  /// write an empty table or array as `[]`, so a host sending "nothing" cannot always send `{}`.
+  ///
+  /// - Throws: `RPCError.invalidParams` when params are not an object (or `[]`) or repeat a key.
   package init(_ value: JSONValue?) throws(RPCError) {
     switch value {
-    case nil: object = JSONObject()
+    case nil, .array([])?: object = JSONObject()
     case .object(let object)?:
       guard !object.hasDuplicateKeys else { throw .invalidParams("params repeat a member name") }
       self.object = object

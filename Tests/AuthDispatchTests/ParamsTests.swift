@@ -26,7 +26,14 @@ import Testing
     #expect(try params.locale() == .en)
   }
 
-  @Test(arguments: ["[]", "[1]", #""x""#, "1", "null", "true"])
+  @Test func anEmptyArrayIsNoParams() throws {
+    let params = try Self.params("[]")
+    #expect(params.object.count == 0)
+    #expect(try params.profile() == "default")
+    #expect(Self.failure { try params.allowOnly([]) } == nil)
+  }
+
+  @Test(arguments: ["[1]", "[{}]", "[[]]", #""x""#, "1", "null", "true"])
   func paramsMustBeAnObject(text: String) {
     let error = Self.failure { _ = try Self.params(text) }
     #expect(error?.kind == .invalidParams)
