@@ -35,10 +35,14 @@ while (request := read_message()) is not None:
         write({"jsonrpc": "2.0", "id": request.get("id"),
                "error": {"code": -32601, "message": "Method not found.", "data": {"kind": "method_not_found"}}})
         continue
-    params = request["params"]
-    write({"jsonrpc": "2.0", "method": "loginPrompt", "params": {
-        "profile": "default", "id": request["id"], "flow": params["flow"], "userCode": "WDJB-MJHT",
-        "verificationUri": "https://id.example.com/device", "expiresAt": "2027-01-01T00:05:00Z"}})
+    flow = request["params"]["flow"]
+    prompt = {"profile": "default", "id": request["id"], "flow": flow, "expiresAt": "2027-01-01T00:05:00Z"}
+    if flow == "device":
+        prompt.update(userCode="WDJB-MJHT", verificationUri="https://id.example.com/device")
+    else:
+        prompt.update(authorizationUrl="https://id.example.com/authorize?state=s",
+                      redirectUri="http://127.0.0.1:49407/callback")
+    write({"jsonrpc": "2.0", "method": "loginPrompt", "params": prompt})
     write({"jsonrpc": "2.0", "method": "sessionChanged", "params": {"profile": "default", "state": "loggedIn"}})
     write({"jsonrpc": "2.0", "id": request["id"], "result": {
         "user": {"id": "1", "username": "dora"},
