@@ -77,6 +77,18 @@ import Testing
     simulated.finish()
   }
 
+  /// Without test mode the polls take real time (15 s), so a host can cancel the pending login meanwhile.
+  @Test func aDeviceLoginCancelledWhilePollingAnswersCancelled() throws {
+    let simulated = try SimulatedFixture("device-cancel", testMode: false)
+    defer { simulated.cleanUp() }
+    let id = simulated.sidecar.send("login", ["flow": "device"])
+    #expect(simulated.sidecar.prompt(for: id)?["userCode"] as? String == "SIMU-LATE")
+    simulated.sidecar.cancel(id)
+    #expect(simulated.sidecar.answer(for: id).errorKind == "cancelled")
+    #expect(simulated.sidecar.call("getUser").errorKind == "not_logged_in", "nothing was stored")
+    simulated.finish()
+  }
+
   @Test func takenIsAlreadyExistsOnRegister() throws {
     let simulated = try SimulatedFixture("register")
     defer { simulated.cleanUp() }
