@@ -34,6 +34,6 @@ package enum SimulatedAccount: String, Sendable, CaseIterable {
   package init(_ account: String) {
     let name = account.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
     let keyword = name.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)[0].lowercased()
-    self = Self(rawValue: keyword).flatMap { $0 == .ordinary ? nil : $0 } ?? .ordinary
+    self = Self(rawValue: keyword) ?? .ordinary
   }
 }
