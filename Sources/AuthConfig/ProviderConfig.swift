@@ -11,6 +11,8 @@ package enum ProviderConfig: Sendable, Equatable {
   case rest(RESTProviderConfig)
   case oauth2(OAuth2ProviderConfig)
   case form(FormProviderConfig)
+  /// A made-up server for hosts' tests and demos; never for production.
+  case simulated(SimulatedProviderConfig)
 
   package var kind: ProviderKind {
     switch self {
@@ -18,14 +20,17 @@ package enum ProviderConfig: Sendable, Equatable {
     case .rest: .rest
     case .oauth2: .oauth2
     case .form: .form
+    case .simulated: .simulated
     }
   }
 
   /// The `login` flows a profile accepts, for hosts deciding which sign-in to offer: `password` for every
-  /// provider but an `oauth2` profile without `allowPasswordGrant`, then that profile's interactive `flows`.
+  /// provider but an `oauth2` profile without `allowPasswordGrant`, then that profile's interactive `flows`; the
+  /// `simulated` provider imitates a device flow too.
   package var loginFlows: [LoginFlow] {
     switch self {
     case .local, .rest, .form: [.password]
+    case .simulated: [.password, .device]
     case .oauth2(let oauth2): (oauth2.allowPasswordGrant ? [.password] : []) + oauth2.flows
     }
   }
@@ -47,6 +52,15 @@ package enum ProviderKind: String, Sendable, CaseIterable, CustomStringConvertib
   case rest
   case oauth2
   case form
+  case simulated
+
+  /// Whether its logins go over HTTP to a server (and so need libcurl and may use `tls` settings).
+  package var isRemote: Bool {
+    switch self {
+    case .rest, .oauth2, .form: true
+    case .local, .simulated: false
+    }
+  }
 
   package var description: String { rawValue }
 }

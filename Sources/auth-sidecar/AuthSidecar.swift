@@ -67,7 +67,7 @@ enum AuthSidecar {
   /// `config`, or exit 78 when it has a remote profile and this machine cannot send HTTP (libcurl is missing):
   /// said at start, naming the library and how to install it, rather than as an error on every remote login.
   static func remoteReady(_ config: SidecarConfig) -> SidecarConfig {
-    let remote = config.profileNames.filter { config.profiles[$0]?.provider.kind != .local }
+    let remote = config.profileNames.filter { config.profiles[$0]?.provider.kind.isRemote == true }
     guard let first = remote.first, let reason = CurlHTTPClient.unavailableReason else { return config }
     let provider = config.profiles[first]!.provider.kind
     Logger.standardError(

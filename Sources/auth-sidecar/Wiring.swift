@@ -70,6 +70,12 @@ struct Wiring {
         directory: oauth2Directory)
     case .form(let form):
       return FormProvider(config: form, client: http(profile), clock: clock, log: log)
+    case .simulated(let simulated):
+      log.warning("profile \(profile.name): the simulated provider makes its answers up; never use it in production")
+      return SimulatedProvider(
+        config: simulated, time: SimulatedTime(clock: clock, testClock: manualClock),
+        random: options.isTestMode ? nil : random, refreshMarginSeconds: profile.refreshMarginSeconds,
+        codeLength: profile.codes.length)
     }
   }
 

@@ -68,7 +68,7 @@ import Testing
       ConfigFixtures.local(#""rememberAccountDay": 3"#), path: "profiles.default.rememberAccountDay",
       message:
         "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
-          + "local, rest, oauth2, form")
+          + "local, rest, oauth2, form, simulated")
   }
 
   @Test func unknownKeyInValidation() {
@@ -90,7 +90,7 @@ import Testing
       ConfigFixtures.profile(#""Provider": "local""#), path: "profiles.default.Provider",
       message:
         "unknown key; expected one of provider, validation, rememberAccountDays, refreshMarginSeconds, tls, codes, "
-          + "local, rest, oauth2, form")
+          + "local, rest, oauth2, form, simulated")
   }
 
   @Test func validationAndLocalMustBeObjects() {

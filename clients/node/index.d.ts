@@ -225,6 +225,8 @@ export interface LogoutResult {
 export interface StatusProfile {
   name: ProfileName;
   provider: string;
+  /** `simulated` profiles only: their answers are made up, for tests and demos; never ship one. */
+  warning?: string;
   /** The login flows the profile accepts: offer the sign-in these allow. */
   loginFlows: Array<'password' | 'device' | 'authorizationCode'>;
   /**

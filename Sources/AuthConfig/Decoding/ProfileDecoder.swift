@@ -47,6 +47,8 @@ enum ProfileDecoder {
       provider = .oauth2(try OAuth2ProviderDecoder.settings(in: object))
     case .form:
       provider = .form(try FormProviderDecoder.settings(in: object))
+    case .simulated:
+      provider = .simulated(try SimulatedProviderDecoder.settings(in: object))
     }
     // A settings object for another provider is most likely a provider switched without moving its settings.
     for other in ProviderKind.allCases where other != kind && object.contains(other.rawValue) {

@@ -17,7 +17,7 @@ enum TLSDecoder {
 
   static func settings(in profile: ConfigObject, provider: ProviderKind) throws(SettingError) -> TLSSettings {
     guard let object = try profile.object("tls", allowedKeys: keys) else { return TLSSettings() }
-    guard provider != .local else {
+    guard provider.isRemote else {
       throw SettingError(object.path, "only remote providers (rest, oauth2, form) use TLS settings")
     }
     let caFile = try object.string("caFile")

@@ -1,3 +1,4 @@
+import AuthConfig
 import AuthJSON
 import AuthProtocol
 import AuthSession
@@ -21,6 +22,9 @@ package struct StatusMethod: AsyncMethod {
     self.providers = providers
   }
 
+  /// Shown with every `simulated` profile, so nobody ships one believing it logs anyone in.
+  static let simulatedWarning = "simulated provider: made-up answers for tests and demos; never use it in production"
+
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
     try params.allowOnly([])
     let profiles = try await sessions.status()
@@ -31,6 +35,7 @@ package struct StatusMethod: AsyncMethod {
         "loginFlows": .array(status.loginFlows.flows.map { .string($0.rawValue) }),
         "codeFlows": .array(status.codeFlows.map { .string($0.rawValue) }),
       ]
+      if status.provider == .simulated { entry.appendNew(key: "warning", value: .string(Self.simulatedWarning)) }
       if let pending = status.loginFlows.discoveryPending {
         entry.appendNew(key: "discoveryPending", value: .bool(pending))
       }

@@ -147,7 +147,7 @@ class StatusStorage(TypedDict):
 
 class _StatusProfileRequired(TypedDict):
     name: str
-    provider: Literal["local", "rest", "oauth2", "form"]
+    provider: Literal["local", "rest", "oauth2", "form", "simulated"]
     loginFlows: list[Literal["password", "device", "authorizationCode"]]
     codeFlows: list[Literal["sendCode", "loginWithCode", "verify", "resetPassword"]]
     loggedIn: bool
@@ -159,6 +159,8 @@ class StatusProfile(_StatusProfileRequired, total=False):
     # oauth2 profiles using discovery: True until the discovery document was fetched (loginFlows are
     # then the configured flows, not yet checked against what the server announces).
     discoveryPending: bool
+    # simulated profiles only: their answers are made up, for tests and demos; never ship one.
+    warning: str
 
 
 class StatusResult(TypedDict):
