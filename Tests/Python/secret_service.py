@@ -45,8 +45,10 @@ class SessionBus:
         address_file = root / "bus-address"
         start = "echo -n test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null;" \
             if keyring else ""
-        script = f'echo "$DBUS_SESSION_BUS_ADDRESS" > "{address_file}.tmp" && mv "{address_file}.tmp" ' \
-                 f'"{address_file}"; {start} exec sleep {HANG_GUARD * 10}'
+        # The address is published only once the keyring daemon runs: a call before that would start a second
+        # daemon through D-Bus activation, one without the test's login collection.
+        script = f'{start} echo "$DBUS_SESSION_BUS_ADDRESS" > "{address_file}.tmp" && mv "{address_file}.tmp" ' \
+                 f'"{address_file}"; exec sleep {HANG_GUARD * 10}'
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DBUS_", "AUTH_SIDECAR_", "XDG_"))}
         env.update(HOME=str(self.home), XDG_RUNTIME_DIR=str(runtime), XDG_DATA_HOME=str(self.home / "data"),
                    XDG_CONFIG_HOME=str(self.home / "config"), XDG_CACHE_HOME=str(self.home / "cache"))

@@ -113,6 +113,24 @@ def test_no_key_material_in_the_state_directory_or_any_environment(bus, workdir)
             assert not any(spelling in data for spelling in spellings(key)[1:]), entry
         assert environs > 1
         assert b"DBUS_SESSION_BUS_ADDRESS" in pathlib.Path(f"/proc/{process.pid}/environ").read_bytes()
+        # libsecret is opened when the store key is read from the keyring ...
+        assert "libsecret-1.so" in pathlib.Path(f"/proc/{process.pid}/maps").read_text()
+    finally:
+        process.stdin.close()
+        process.wait(timeout=HANG_GUARD)
+
+
+def test_a_sidecar_that_only_validates_never_loads_libsecret(bus, workdir):
+    """... and never at start: a host that only validates does not pay for libsecret, GLib or GIO."""
+    _, env = sidecar_env(workdir, bus.address, "keyring")
+    process = subprocess.Popen([BIN, *CHEAP], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    try:
+        process.stdin.write((request(1, "validate", username="alice") + "\n").encode())
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["result"]["valid"] is True
+        maps = pathlib.Path(f"/proc/{process.pid}/maps").read_text()
+        assert "libsecret" not in maps and "libglib-2.0" not in maps and "libgio-2.0" not in maps
     finally:
         process.stdin.close()
         process.wait(timeout=HANG_GUARD)
