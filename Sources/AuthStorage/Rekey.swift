@@ -29,6 +29,8 @@ package enum Rekey {
     pause: (Step) throws -> Void = { _ in }
   ) throws -> [String] {
     var notes: [String] = []
+    let exclusive = try StoreInUse.exclusive(directory)
+    defer { withExtendedLifetime(exclusive) {} }
     let (connection, _) = try DatabaseFile.open(in: directory, notes: &notes)
     defer { connection.close(checkpoint: true) }
     guard let recorded = try KeyCheck.recordedProtection(connection) else {

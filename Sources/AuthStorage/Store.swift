@@ -22,6 +22,8 @@ package final class Store: Sendable {
 
   private let sealer: Sealer
   private let state: Mutex<OpenDatabase>
+  /// Held shared while this store lives, so `store rekey` cannot run under it.
+  private let inUse: StoreInUse
 
   /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
   /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
@@ -60,6 +62,7 @@ package final class Store: Sendable {
   /// `loadKey` gets the recorded protection and whether the store already holds sealed values.
   private init(directory: StateDirectory, loadKey: (KeySource?, Bool) throws -> StoreKey) throws {
     var notes = directory.notes
+    let inUse = try StoreInUse.shared(directory)
     let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
     let recorded = try KeyCheck.recordedProtection(connection)
     let key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
@@ -71,6 +74,7 @@ package final class Store: Sendable {
     self.profileLocks = ProfileLock(stateDirectory: directory)
     self.sealer = sealer
     self.state = Mutex(OpenDatabase(connection: connection, identity: identity))
+    self.inUse = inUse
   }
 
   /// Runs `body` in one read transaction: every query sees the same snapshot.

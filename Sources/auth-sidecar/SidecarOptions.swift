@@ -48,7 +48,7 @@ struct SidecarOptions {
                                                    read from stdin or a no-echo prompt, never from argv
            auth-sidecar store rekey --to keyring|file|env
                                                    re-seal the store under a new key kept in the keyring, in
-                                                   store.key or in AUTH_SIDECAR_KEY (stop running sidecars first)
+                                                   store.key or in AUTH_SIDECAR_KEY (not while a sidecar has it open)
            auth-sidecar --help | --version
 
     Options:

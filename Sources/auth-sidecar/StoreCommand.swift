@@ -9,8 +9,8 @@ import AuthSupport
 
 /// `auth-sidecar store rekey --to keyring|file|env`: moves the store's key to another home (see `Rekey`).
 ///
-/// Stop every sidecar that uses the state directory first: a running one keeps sealing with the key it opened the
-/// store with.
+/// It refuses while another process has the store open (see `StoreInUse`): that one would keep sealing with the
+/// key it opened the store with.
 struct StoreCommand {
   enum Action: Equatable {
     case rekey(to: KeySource)

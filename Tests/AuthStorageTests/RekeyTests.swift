@@ -81,6 +81,27 @@ import Testing
     }
   }
 
+  @Test func refusesWhileTheStoreIsOpenAndAStoreWaitsForIt() throws {
+    try withTemporaryDirectory { parent in
+      let keyring = MemoryKeyring()
+      let directory = try seeded(parent, keyring, on: .file)
+      var open: Store? = try Store(
+        explicitStateDirectory: parent + "/state", environment: [:], selection: KeySelection(keyring: keyring))
+      var refusal: StorageError?
+      do { _ = try Rekey.run(directory: directory, to: .keyring, environment: [:], keyring: keyring) } catch {
+        refusal = error as? StorageError
+      }
+      #expect(refusal?.message.contains("open in another auth-sidecar process") == true)
+      #expect(!keyring.holdsKey(for: directory.path))
+      #expect(open != nil)
+      open = nil
+      // While a rekey holds the store, opening it waits (here: gives up at once).
+      let exclusive = try StoreInUse.exclusive(directory)
+      #expect(throws: StorageError.self) { try StoreInUse.shared(directory, timeout: .zero) }
+      withExtendedLifetime(exclusive) {}
+    }
+  }
+
   @Test func sealedColumnsCoverEveryBlobColumnOfTheSchema() throws {
     try withTemporaryDirectory { parent in
       let store = try openStore(parent)
