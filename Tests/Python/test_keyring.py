@@ -2,7 +2,7 @@
 through the real binary: first use creates the item, a restart reads it, a locked keyring and a hanging service
 answer storage_unavailable instead of hanging, a removed item is storage_corrupt with the database untouched, no
 key material in the state directory or any process environment, and `store rekey` both ways survives kill -9 at
-every step and at random moments."""
+every step and at random moments, and refuses while a sidecar has the store open."""
 import base64
 import hashlib
 import json
@@ -243,3 +243,24 @@ def test_rekey_both_ways_survives_kill_9_at_every_step_and_at_random(bus, workdi
         kill_at_random(env, target, rng)
         assert_opens_and_finishes(bus, state, env, target)
         target = "keyring" if target == "file" else "file"
+
+
+def test_rekey_refuses_while_a_sidecar_has_the_store_open(bus, workdir):
+    state, env = sidecar_env(workdir, bus.address, "auto")
+    serve(env, request(1, "register", username="alice", password=PASSWORD),
+          request(2, "login", username="alice", password=PASSWORD))
+    process = subprocess.Popen([BIN, *CHEAP], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    try:
+        process.stdin.write((request(1, "getUser") + "\n").encode())
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["result"]["user"]["username"] == "alice"
+        refused = rekey(env, "file")
+        assert refused.returncode == 1 and b"open in another auth-sidecar process" in refused.stderr
+        assert not (state / "store.key").exists() and len(bus.items(state)[0]) == 1
+    finally:
+        process.stdin.close()
+        process.wait(timeout=HANG_GUARD)
+    assert rekey(env, "file").returncode == 0 and logged_in_user(env) == "alice"
+    usage = rekey(env, "plaintext")
+    assert usage.returncode == 64 and b"rekey --to keyring|file|env" in usage.stderr
