@@ -32,6 +32,10 @@ let package = Package(
     // Headers only, for the same reason: AuthHTTP opens libcurl with dlopen on the first remote request, so a
     // validate-only host never maps it and a machine without it still runs everything else.
     .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    // Our own declarations of the few libsecret and GLib types the keyring needs, no headers of theirs: AuthStorage
+    // opens libsecret with dlopen only when a store key is kept in the keyring, so nothing is needed to build and
+    // a sidecar that never uses the keyring never maps libsecret, GLib or GIO.
+    .systemLibrary(name: "CSecretService"),
     // Header-only: prctl (PR_SET_DUMPABLE), which the Glibc module does not show.
     .systemLibrary(name: "CProcessControl"),
     // MARK: CBuildInfo — the version and commit, defined by this manifest
@@ -64,15 +68,17 @@ let package = Package(
     // MARK: AuthConfig — the profiles config file
     // AuthHTTP: a configured URL is held to the HTTP client's own rule (`RequestTarget`, `Loopback`).
     // AuthCrypto: an RSA public key given for password encryption is decoded when the config loads.
-    .target(name: "AuthConfig", dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP", "AuthCrypto"]),
-    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig", "AuthHTTP"]),
+    .target(
+      name: "AuthConfig",
+      dependencies: ["AuthJSON", "AuthValidation", "AuthHTML", "AuthHTTP", "AuthCrypto", "AuthStorage"]),
+    .testTarget(name: "AuthConfigTests", dependencies: ["AuthConfig", "AuthHTTP", "AuthStorage"]),
 
     // MARK: AuthCrypto — CSPRNG, hashes, KDFs, AES-GCM, JWT on OpenSSL's libcrypto
     .target(name: "AuthCrypto", dependencies: ["COpenSSL"]),
     .testTarget(name: "AuthCryptoTests", dependencies: ["AuthCrypto"]),
 
     // MARK: AuthStorage — the durable, private SQLite store with secrets sealed by AuthCrypto
-    .target(name: "AuthStorage", dependencies: ["CSQLite", "AuthCrypto"]),
+    .target(name: "AuthStorage", dependencies: ["CSQLite", "AuthCrypto", "CSecretService"]),
     .testTarget(name: "AuthStorageTests", dependencies: ["AuthStorage"]),
 
     // MARK: AuthHTTP — the HTTP client protocol and types, cookies, retry rules, and `CurlHTTPClient` on libcurl's

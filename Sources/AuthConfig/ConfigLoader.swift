@@ -40,7 +40,8 @@ package enum ConfigLoader {
     guard bytes.count <= maxFileBytes else { throw ConfigFile.tooLarge(file, maxFileBytes) }
     let document = try ConfigDocument.parse(bytes, file: file)
     do {
-      return SidecarConfig(profiles: try ConfigDecoder.profiles(from: document), source: source)
+      let decoded = try ConfigDecoder.config(from: document)
+      return SidecarConfig(profiles: decoded.profiles, source: source, storage: decoded.storage)
     } catch {
       throw ConfigError(kind: .invalidSetting, file: file, jsonPath: error.path.description, message: error.message)
     }

@@ -11,9 +11,11 @@ package struct SidecarConfig: Sendable {
   package let profiles: [String: ProfileConfig]
   /// Where the profiles came from, for `status` and diagnostics.
   package let source: ConfigSource
+  /// Where the store key is kept (`storage` in the file).
+  package let storage: StorageConfig
 
   /// - Important: `profiles` must not be empty and must not repeat a name; the loader guarantees both for files.
-  package init(profiles: [ProfileConfig], source: ConfigSource) {
+  package init(profiles: [ProfileConfig], source: ConfigSource, storage: StorageConfig = StorageConfig()) {
     precondition(!profiles.isEmpty, "a config has at least one profile")
     var byName: [String: ProfileConfig] = [:]
     for profile in profiles {
@@ -21,6 +23,7 @@ package struct SidecarConfig: Sendable {
     }
     self.profiles = byName
     self.source = source
+    self.storage = storage
   }
 
   /// The profile called `name`, or nil when the config has none by that name.

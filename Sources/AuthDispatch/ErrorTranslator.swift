@@ -133,10 +133,11 @@ package struct ErrorTranslator: Sendable {
   }
 
   private func translate(_ error: StorageError, _ locale: MessageLocale) -> RPCError {
-    // The key check's refusals say which it was: key_source_changed, wrong_key, key_missing.
+    // The key check's refusals say which it was (key_source_changed, wrong_key, key_missing), and an unreachable
+    // keyring why (keyring_no_session, keyring_no_service, keyring_locked, keyring_timeout, ...).
     let reason: JSONObject = error.reason.map { ["reason": .string($0)] } ?? [:]
     switch error.code {
-    case .unavailable: return localized(.storageUnavailable, locale)
+    case .unavailable: return localized(.storageUnavailable, locale, details: reason)
     case .corrupt: return localized(.storageCorrupt, locale, details: reason)
     case .alreadyExists:
       return localized(.alreadyExists, locale, details: error.field.map { ["field": .string($0)] } ?? [:])

@@ -45,14 +45,35 @@ enum FileLock {
 
   /// Unlocks explicitly before closing: a child forked meanwhile (by us or any library) shares the open file
   /// description until it execs, and a bare close() would leave the lock held through that copy.
-  private static func release(_ fd: Int32) {
+  static func release(_ fd: Int32) {
     flock(fd, LOCK_UN)
     close(fd)
   }
 
-  private static func tryLock(_ fd: Int32, _ path: String) throws -> Bool {
+  /// Takes `operation` (`LOCK_SH` or `LOCK_EX`) on `path`, waiting up to `timeout`, and returns the descriptor
+  /// that holds it, for a lock held longer than one closure; `release` ends it.
+  /// - Throws: `StorageError.unavailable` ("lock timeout …") when it stays taken past `timeout`.
+  static func hold(_ path: String, in directory: String, operation: Int32, timeout: Duration) throws -> Int32 {
+    let fd = try openLockFile(path, in: directory)
+    let deadline = ContinuousClock.now + timeout
+    var pause = Duration.milliseconds(1)
+    do {
+      while try !tryLock(fd, path, operation) {
+        let left = deadline - ContinuousClock.now
+        guard left > .zero else { throw timedOut(path, timeout) }
+        sleep(min(pause, left))
+        pause = min(pause * 2, .milliseconds(50))
+      }
+    } catch {
+      close(fd)
+      throw error
+    }
+    return fd
+  }
+
+  private static func tryLock(_ fd: Int32, _ path: String, _ operation: Int32 = LOCK_EX) throws -> Bool {
     while true {
-      if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }
+      if flock(fd, operation | LOCK_NB) == 0 { return true }
       switch errno {
       case EINTR: continue
       case EWOULDBLOCK: return false

@@ -1,6 +1,13 @@
 /// Lower-case hex, for lock file names and for keys given as 64 hex digits.
 enum Hex {
   static func encode(_ bytes: [UInt8]) -> String {
+    var text = encodedDigits(bytes)
+    defer { text.wipe() }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The digits as bytes, for key material: a `String` copy could not be wiped.
+  static func encodedDigits(_ bytes: [UInt8]) -> [UInt8] {
     let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(bytes.count * 2)
@@ -8,12 +15,13 @@ enum Hex {
       text.append(digits[Int(byte >> 4)])
       text.append(digits[Int(byte & 0x0F)])
     }
-    return String(decoding: text, as: UTF8.self)
+    return text
   }
 
   /// nil unless every character is a hex digit (either case) and the count is even.
-  static func decode(_ text: String) -> [UInt8]? {
-    let characters = Array(text.utf8)
+  static func decode(_ text: String) -> [UInt8]? { decode(digits: Array(text.utf8)) }
+
+  static func decode(digits characters: [UInt8]) -> [UInt8]? {
     guard characters.count % 2 == 0 else { return nil }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(characters.count / 2)

@@ -1,5 +1,5 @@
-/// What a store was created with: the key's protection (`env-key` or `key-file`) and a value sealed under the
-/// key, recorded once in the `key_check` table.
+/// What a store was created with: the key's protection (`env-key`, `key-file` or `keyring`) and a value sealed
+/// under the key, recorded once in the `key_check` table (and changed only by `Rekey`).
 ///
 /// Without it a store created under `AUTH_SIDECAR_KEY` and restarted without it would quietly create
 /// `store.key` and seal new logins under a second key, while the old session answered `storage_corrupt`. With
@@ -11,7 +11,7 @@ enum KeyCheck {
   private static let context = (table: "key_check", column: "check_value", row: "1")
 
   /// The protection the store records, or nil when it records none (new, or created by an older build).
-  static func recordedProtection(_ connection: SQLiteConnection) throws -> StoreKey.ProtectionLevel? {
+  static func recordedProtection(_ connection: SQLiteConnection) throws -> KeySource? {
     try recorded(connection)?.protection
   }
 
@@ -21,26 +21,27 @@ enum KeyCheck {
     try sealedSample(connection) != nil
   }
 
-  /// Refuses a key source other than the one the store was created with, naming both.
+  /// Refuses a key source other than the one the store was created with, naming both and what to do.
+  /// - Parameter setting: `storage.keySource`, nil for `auto`.
   /// - Throws: `StorageError.invalidConfiguration`.
-  static func refuseChangedSource(
-    recorded: StoreKey.ProtectionLevel?, now: StoreKey.ProtectionLevel, directory: String
-  ) throws {
+  static func refuseChangedSource(recorded: KeySource?, now: KeySource, setting: KeySource?, directory: String)
+    throws
+  {
     guard let recorded, recorded != now else { return }
-    switch recorded {
-    case .envKey:
-      throw StorageError(
-        .invalidConfiguration,
-        "the store in \(directory) was created with \(StoreKey.environmentVariable) (protection env-key), which "
-          + "is not set now; set it to the same key (no key file was created and nothing was written)",
-        reason: "key_source_changed")
-    case .keyFile:
-      throw StorageError(
-        .invalidConfiguration,
-        "the store in \(directory) was created with its key file \(KeyFile.name) (protection key-file), but "
-          + "\(StoreKey.environmentVariable) is set now; unset it to use the key file (nothing was written)",
-        reason: "key_source_changed")
+    let created = "the store in \(directory) was created with \(recorded.described) (protection \(recorded.rawValue))"
+    let rekey = "or move its key with `auth-sidecar store rekey --to \(now.settingName)`"
+    let problem: String
+    if recorded == .environment {
+      problem = "which is not set now; set it to the same key"
+    } else if now == .environment {
+      problem = "but \(StoreKey.environmentVariable) is set now; unset it to use \(recorded.described)"
+    } else {
+      problem = "but storage.keySource is \"\(setting?.settingName ?? "auto")\"; set it to "
+        + "\"\(recorded.settingName)\" or \"auto\""
     }
+    throw StorageError(
+      .invalidConfiguration, "\(created), \(problem), \(rekey) (no key was created and nothing was written)",
+      reason: "key_source_changed")
   }
 
   /// Checks `sealer`'s key against the recorded check value, or records mode and check value when the store has
@@ -48,7 +49,7 @@ enum KeyCheck {
   /// already changed is not recorded as the right one.
   /// - Throws: `.invalidConfiguration` for a changed source, `.corrupt` for a wrong key; SQLite failures.
   static func verifyOrRecord(
-    _ connection: SQLiteConnection, sealer: Sealer, protection: StoreKey.ProtectionLevel, directory: String
+    _ connection: SQLiteConnection, sealer: Sealer, protection: KeySource, directory: String
   ) throws {
     // Fast path without the write lock: every open after the first finds the record.
     if let found = try recorded(connection) {
@@ -72,19 +73,27 @@ enum KeyCheck {
     }
   }
 
+  /// Records `protection` and a check value under `sealer`'s key in place of the old ones, inside the caller's
+  /// transaction: `Rekey`'s last write before it commits.
+  static func replace(_ connection: SQLiteConnection, sealer: Sealer, protection: KeySource) throws {
+    let check = try sealer.seal(plaintext, context.table, context.column, row: context.row)
+    try connection.run(
+      "UPDATE key_check SET protection = ?, check_value = ? WHERE id = 1", [.text(protection.rawValue), .blob(check)])
+  }
+
   private static func recorded(_ connection: SQLiteConnection) throws
-    -> (protection: StoreKey.ProtectionLevel?, check: [UInt8])?
+    -> (protection: KeySource?, check: [UInt8])?
   {
     try connection.row("SELECT protection, check_value FROM key_check WHERE id = 1") {
-      (StoreKey.ProtectionLevel(rawValue: $0.text(0)), $0.blob(1))
+      (KeySource(rawValue: $0.text(0)), $0.blob(1))
     }
   }
 
   private static func verify(
-    _ found: (protection: StoreKey.ProtectionLevel?, check: [UInt8]), sealer: Sealer,
-    protection: StoreKey.ProtectionLevel, directory: String
+    _ found: (protection: KeySource?, check: [UInt8]), sealer: Sealer,
+    protection: KeySource, directory: String
   ) throws {
-    try refuseChangedSource(recorded: found.protection, now: protection, directory: directory)
+    try refuseChangedSource(recorded: found.protection, now: protection, setting: protection, directory: directory)
     guard (try? sealer.open(found.check, context.table, context.column, row: context.row)) != nil else {
       throw wrongKey(protection, directory)
     }
@@ -107,8 +116,8 @@ enum KeyCheck {
     try connection.row("SELECT profile, access_token FROM sessions LIMIT 1") { ($0.text(0), $0.blob(1)) }
   }
 
-  private static func wrongKey(_ protection: StoreKey.ProtectionLevel, _ directory: String) -> StorageError {
-    let source = protection == .envKey ? StoreKey.environmentVariable : "the key file \(KeyFile.name)"
+  private static func wrongKey(_ protection: KeySource, _ directory: String) -> StorageError {
+    let source = protection.described
     return StorageError(
       .corrupt,
       "wrong key: \(source) is not the key the store in \(directory) was created with, so its secrets cannot be "

@@ -12,8 +12,8 @@ import Synchronization
 ///   timeout) blocks the calling thread.
 package final class Store: Sendable {
   package let directory: StateDirectory
-  /// "env-key" or "key-file", for the `status` method.
-  package let protectionLevel: StoreKey.ProtectionLevel
+  /// Where its key came from: the protection the `status` method reports.
+  package let protectionLevel: KeySource
   /// Things worth a log line from opening (modes tightened, key file created); never secrets.
   package let notes: [String]
   /// The profile locks that live beside this store.
@@ -22,6 +22,8 @@ package final class Store: Sendable {
 
   private let sealer: Sealer
   private let state: Mutex<OpenDatabase>
+  /// Held shared while this store lives, so `store rekey` cannot run under it.
+  private let inUse: StoreInUse
 
   /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
   /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
@@ -38,35 +40,41 @@ package final class Store: Sendable {
     try self.init(directory: directory) { _, _ in key }
   }
 
-  /// Resolves the state directory (`--state-dir` > `AUTH_SIDECAR_STATE_DIR` > XDG), loads the key
-  /// (`AUTH_SIDECAR_KEY` > `store.key`) and opens the store.
+  /// Resolves the state directory (`--state-dir` > `AUTH_SIDECAR_STATE_DIR` > XDG), loads the key from where
+  /// `selection` says (by default `auto`: `AUTH_SIDECAR_KEY`, else the recorded source, else keyring or
+  /// `store.key`) and opens the store.
   /// - Throws: `StorageError` `.invalidConfiguration`, `.unavailable` or `.corrupt`.
-  package convenience init(explicitStateDirectory: String?, environment: [String: String]) throws {
+  package convenience init(
+    explicitStateDirectory: String?, environment: [String: String], selection: KeySelection = KeySelection()
+  ) throws {
     let directory = try StateDirectory(explicitPath: explicitStateDirectory, environment: environment)
     // A malformed environment key is refused before the database is even created.
     let environmentKey = try StoreKey(environment: environment)
     try self.init(directory: directory) { recorded, holdsSecrets in
       try StoreKey(
-        directory: directory, environmentKey: environmentKey, recorded: recorded, holdsSecrets: holdsSecrets)
+        directory: directory, environmentKey: environmentKey, selection: selection, recorded: recorded,
+        holdsSecrets: holdsSecrets)
     }
   }
 
   /// Opens the database first, so `loadKey` learns how the store's key was protected before it loads one (and
   /// before it creates a key file that a store created under `AUTH_SIDECAR_KEY` must never get).
   /// `loadKey` gets the recorded protection and whether the store already holds sealed values.
-  private init(directory: StateDirectory, loadKey: (StoreKey.ProtectionLevel?, Bool) throws -> StoreKey) throws {
+  private init(directory: StateDirectory, loadKey: (KeySource?, Bool) throws -> StoreKey) throws {
     var notes = directory.notes
+    let inUse = try StoreInUse.shared(directory)
     let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
     let recorded = try KeyCheck.recordedProtection(connection)
     let key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
     let sealer = Sealer(key: key.secret)
-    try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.protectionLevel, directory: directory.path)
+    try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.source, directory: directory.path)
     self.directory = directory
-    self.protectionLevel = key.protectionLevel
+    self.protectionLevel = key.source
     self.notes = notes + key.notes
     self.profileLocks = ProfileLock(stateDirectory: directory)
     self.sealer = sealer
     self.state = Mutex(OpenDatabase(connection: connection, identity: identity))
+    self.inUse = inUse
   }
 
   /// Runs `body` in one read transaction: every query sees the same snapshot.

@@ -1,73 +1,86 @@
 import AuthCrypto
 
-/// The 32-byte AES-256-GCM key that seals secrets in the store.
+/// The 32-byte AES-256-GCM key that seals secrets in the store, and where it came from.
 ///
-/// From `AUTH_SIDECAR_KEY` when set (64 hex digits, or base64 / base64url of exactly 32 bytes), otherwise from
-/// `<state dir>/store.key`, which is created on first use. A malformed environment key is a configuration error,
-/// never a silent fallback to the key file.
+/// `KeySelection` says where to look: `AUTH_SIDECAR_KEY` (64 hex digits, or base64 / base64url of exactly 32
+/// bytes), `<state dir>/store.key`, or the desktop keyring; the key file and the keyring item are created on first
+/// use. A malformed environment key is a configuration error, never a silent fallback to another source.
 package struct StoreKey: Sendable {
-  /// How the key is protected, for the `status` method.
-  package enum ProtectionLevel: String, Sendable {
-    /// From the environment: nothing on disk can decrypt the store by itself.
-    case envKey = "env-key"
-    /// From a 0600 file beside the store: protects against copies of the database alone.
-    case keyFile = "key-file"
-  }
-
   package static let environmentVariable = "AUTH_SIDECAR_KEY"
   package static let byteCount = 32
 
   package let secret: SecretBytes
-  package let protectionLevel: ProtectionLevel
+  package let source: KeySource
   /// Things worth a log line (a key file was created); never key material.
   package let notes: [String]
 
-  package init(secret: SecretBytes, protectionLevel: ProtectionLevel, notes: [String] = []) {
+  package init(secret: SecretBytes, source: KeySource, notes: [String] = []) {
     self.secret = secret
-    self.protectionLevel = protectionLevel
+    self.source = source
     self.notes = notes
   }
 
-  /// The environment key if `AUTH_SIDECAR_KEY` is set, else the key file in `directory`, created if missing
-  /// unless the store records (`recorded`) that it was made with another source or with a key file now gone.
+  /// The key `selection` picks for the store in `directory` (see `KeySelection`), created if missing unless the
+  /// store records (`recorded`) that it was made with another source or with a key now gone.
   /// - Throws: `StorageError` `.invalidConfiguration` for a malformed environment key or a key source other than
-  ///   `recorded`; `.corrupt` when the recorded key file is missing; `.unavailable` for an unusable key file (a
-  ///   symlink, foreign-owned, not 32 bytes, readable by group or others).
-  package init(directory: StateDirectory, environment: [String: String], recorded: ProtectionLevel? = nil) throws {
+  ///   `recorded`; `.corrupt` when the recorded key file or keyring item is missing; `.unavailable` for an unusable
+  ///   key file (a symlink, foreign-owned, not 32 bytes, readable by group or others) or an unreachable keyring.
+  package init(
+    directory: StateDirectory, environment: [String: String], selection: KeySelection, recorded: KeySource? = nil
+  ) throws {
     try self.init(
-      directory: directory, environmentKey: try Self(environment: environment), recorded: recorded,
-      holdsSecrets: recorded != nil)
+      directory: directory, environmentKey: try Self(environment: environment), selection: selection,
+      recorded: recorded, holdsSecrets: recorded != nil)
   }
 
-  /// `environmentKey` (from `init(environment:)`) when given, else the key file, as above; the key file is only
-  /// created for a store that holds no sealed value yet (`holdsSecrets`).
-  init(directory: StateDirectory, environmentKey: StoreKey?, recorded: ProtectionLevel?, holdsSecrets: Bool) throws {
+  /// `environmentKey` is `init(environment:)`'s answer; a key file or keyring item is only created for a store
+  /// that holds no sealed value yet (`holdsSecrets`).
+  init(
+    directory: StateDirectory, environmentKey: StoreKey?, selection: KeySelection, recorded: KeySource?,
+    holdsSecrets: Bool
+  ) throws {
+    let choice = try KeyChoice(
+      setting: selection.setting, environmentKey: environmentKey, recorded: recorded, holdsSecrets: holdsSecrets,
+      directory: directory, keyring: selection.keyring)
     try KeyCheck.refuseChangedSource(
-      recorded: recorded, now: environmentKey?.protectionLevel ?? .keyFile, directory: directory.path)
-    if let environmentKey {
-      self = environmentKey
-    } else if holdsSecrets {
-      guard let secret = try KeyFile.load(directory.file(KeyFile.name)) else {
-        let origin = recorded == .keyFile ? "was created with the key file \(KeyFile.name), which is missing" :
-          "holds sealed values but has no key file and \(Self.environmentVariable) is not set"
-        throw StorageError(
-          .corrupt,
-          "the store in \(directory.path) \(origin); its secrets cannot be decrypted without the key (restore "
-            + "it; no new key file was created)", reason: "key_missing")
-      }
-      self.init(secret: secret, protectionLevel: .keyFile)
-    } else {
+      recorded: recorded, now: choice.source, setting: selection.setting, directory: directory.path)
+    switch choice.source {
+    case .environment:
+      // KeyChoice picks the environment only when the key is there.
+      self = environmentKey!
+    case .file:
+      let key = try Self.fromFile(directory, recorded: recorded, holdsSecrets: holdsSecrets)
+      self.init(secret: key.secret, source: .file, notes: choice.notes + key.notes)
+    case .keyring:
+      self = try KeyringKey.load(
+        selection.keyring, directory: directory, prefetched: choice.keyringLookup, mayCreate: !holdsSecrets)
+    }
+  }
+
+  private static func fromFile(_ directory: StateDirectory, recorded: KeySource?, holdsSecrets: Bool) throws
+    -> StoreKey
+  {
+    guard holdsSecrets else {
       var notes: [String] = []
       let secret = try KeyFile.loadOrCreate(directory.file(KeyFile.name), in: directory.path, notes: &notes)
-      self.init(secret: secret, protectionLevel: .keyFile, notes: notes)
+      return StoreKey(secret: secret, source: .file, notes: notes)
     }
+    guard let secret = try KeyFile.load(directory.file(KeyFile.name)) else {
+      let origin = recorded == .file ? "was created with the key file \(KeyFile.name), which is missing" :
+        "holds sealed values but has no key file and \(Self.environmentVariable) is not set"
+      throw StorageError(
+        .corrupt,
+        "the store in \(directory.path) \(origin); its secrets cannot be decrypted without the key (restore "
+          + "it; no new key file was created)", reason: "key_missing")
+    }
+    return StoreKey(secret: secret, source: .file)
   }
 
   /// The key `AUTH_SIDECAR_KEY` holds; nil when it is not set.
   /// - Throws: `StorageError.invalidConfiguration` when it is malformed.
   init?(environment: [String: String]) throws {
     guard let text = environment[Self.environmentVariable] else { return nil }
-    self.init(secret: try Self.parse(environmentValue: text), protectionLevel: .envKey)
+    self.init(secret: try Self.parse(environmentValue: text), source: .environment)
   }
 
   /// Decodes an `AUTH_SIDECAR_KEY` value. Surrounding whitespace (a newline from a file) is ignored.

@@ -6,6 +6,7 @@
 import AuthConfig
 import AuthDispatch
 import AuthHTTP
+import AuthStorage
 import AuthSupport
 import AuthTransport
 import CBuildInfo
@@ -51,6 +52,10 @@ enum AuthSidecar {
     case .users(let command):
       let wiring = Wiring(options: options, config: loadConfig(options))
       exit(UsersCommand(wiring: wiring).run(command))
+    case .store(let action):
+      let environment = StoreCommand.processEnvironment()
+      ProcessHardening.scrubEnvironmentVariable(StoreKey.environmentVariable)
+      exit(StoreCommand(options: options, storage: loadConfig(options).storage).run(action, environment: environment))
     }
   }
 

@@ -7,6 +7,7 @@ struct SidecarOptions {
     case serve
     case call(method: String, params: String?)
     case users(UsersCommand.Action)
+    case store(StoreCommand.Action)
     case help
     case version
   }
@@ -27,6 +28,8 @@ struct SidecarOptions {
   var email: String?
   var phone: String?
   var displayName: String?
+  /// `--to`: where `store rekey` moves the store key.
+  var rekeyTarget: String?
   /// Test mode (refused unless AUTH_SIDECAR_TEST_MODE=1): a fixed clock, seeded randomness and
   /// a cheaper password KDF, so golden transcripts of whole sessions are byte-stable.
   var testClock: Int64?
@@ -43,6 +46,9 @@ struct SidecarOptions {
            auth-sidecar users totp enable USERNAME | users totp disable USERNAME
                                                    [--profile P] manage a local profile's accounts; passwords are
                                                    read from stdin or a no-echo prompt, never from argv
+           auth-sidecar store rekey --to keyring|file|env
+                                                   re-seal the store under a new key kept in the keyring, in
+                                                   store.key or in AUTH_SIDECAR_KEY (not while a sidecar has it open)
            auth-sidecar --help | --version
 
     Options:
@@ -111,6 +117,7 @@ struct SidecarOptions {
       case "--email": options.email = try value(argument)
       case "--phone": options.phone = try value(argument)
       case "--display-name": options.displayName = try value(argument)
+      case "--to": options.rekeyTarget = try value(argument)
       case "--test-clock":
         let text = try value(argument)
         guard let time = RFC3339.parse(text) else { throw UsageError("--test-clock must be an RFC 3339 time") }
@@ -136,11 +143,17 @@ struct SidecarOptions {
       options.command = .call(method: positional[1], params: positional.count == 3 ? positional[2] : nil)
     case "users":
       options.command = .users(try UsersCommand.Action.parse(Array(positional.dropFirst())))
+    case "store":
+      let words = Array(positional.dropFirst())
+      options.command = .store(try StoreCommand.Action.parse(words, target: options.rekeyTarget))
     default:
       throw UsageError("unknown command \(positional[0])")
     }
     if case .users(.add) = options.command {} else if options.email != nil || options.phone != nil || options.displayName != nil {
       throw UsageError("--email, --phone and --display-name go with `users add`")
+    }
+    if case .store = options.command {} else if options.rekeyTarget != nil {
+      throw UsageError("--to goes with `store rekey`")
     }
     return options
   }

@@ -48,11 +48,19 @@ struct Wiring {
     // /proc/PID/environ no longer shows it.
     let environment = StateDirectory.processEnvironment()
     ProcessHardening.scrubEnvironmentVariable(StoreKey.environmentVariable)
+    let keys = Self.keySelection(config.storage)
     stores = LazyStore {
-      let store = try Store(explicitStateDirectory: stateDirectory, environment: environment)
+      let store = try Store(explicitStateDirectory: stateDirectory, environment: environment, selection: keys)
       for note in store.notes { log.info("store: \(note)") }
       return store
     }
+  }
+
+  /// Where the store key comes from, as the config's `storage` says. Nothing is loaded here: libsecret is opened
+  /// only when a store is first opened with its key in the keyring.
+  static func keySelection(_ storage: StorageConfig) -> KeySelection {
+    KeySelection(
+      setting: storage.keySource, keyring: SecretServiceKeyring(timeout: .seconds(storage.keyringTimeoutSeconds)))
   }
 
   func provider(for profile: ProfileConfig) -> any IdentityProvider {

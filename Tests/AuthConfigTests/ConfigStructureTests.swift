@@ -60,7 +60,7 @@ import Testing
   @Test func unknownKeyAtTheRoot() {
     Self.expect(
       #"{"profiles": {"default": {"provider": "local"}}, "profile": {}}"#, path: "profile",
-      message: "unknown key; expected one of profiles")
+      message: "unknown key; expected one of profiles, storage")
   }
 
   @Test func unknownKeyInAProfile() {

@@ -29,7 +29,7 @@ import Testing
       #expect(error?.code == .invalidConfiguration)
       #expect(error?.message.contains("key file store.key") == true)
       let store = try openStore(parent, environment: [:])
-      #expect(store.protectionLevel == .keyFile)
+      #expect(store.protectionLevel == .file)
       #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "access-1")
     }
   }

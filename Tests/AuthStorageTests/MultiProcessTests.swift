@@ -21,7 +21,7 @@ import Testing
       for result in children.map({ $0.wait() }) { #expect(result.status == 0, "\(result.stderr)") }
 
       let store = try openStore(parent, environment: [:])
-      #expect(store.protectionLevel == .keyFile)
+      #expect(store.protectionLevel == .file)
       #expect(try store.read { try $0.accounts().count } == Self.processes * Self.rounds)
       #expect(text(try store.read { try $0.secret(named: "counter") }) == "\(Self.processes * Self.rounds)")
     }

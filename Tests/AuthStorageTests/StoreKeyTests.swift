@@ -42,9 +42,9 @@ import Testing
   @Test func environmentKeyWinsAndTouchesNoFile() throws {
     try withTemporaryDirectory { parent in
       let directory = try StateDirectory(path: parent + "/state")
-      let key = try StoreKey(directory: directory, environment: testEnvironment)
-      #expect(key.protectionLevel == .envKey)
-      #expect(key.protectionLevel.rawValue == "env-key")
+      let key = try StoreKey(directory: directory, environment: testEnvironment, selection: noKeyring)
+      #expect(key.source == .environment)
+      #expect(key.source.rawValue == "env-key")
       #expect(!exists(directory.file("store.key")))
     }
   }
@@ -52,11 +52,12 @@ import Testing
   @Test func keyFileIsCreatedOnceAndReused() throws {
     try withTemporaryDirectory { parent in
       let directory = try StateDirectory(path: parent + "/state")
-      let first = try StoreKey(directory: directory, environment: [:])
-      let second = try StoreKey(directory: directory, environment: [:])
-      #expect(first.protectionLevel == .keyFile && first.protectionLevel.rawValue == "key-file")
+      let first = try StoreKey(directory: directory, environment: [:], selection: noKeyring)
+      let second = try StoreKey(directory: directory, environment: [:], selection: noKeyring)
+      #expect(first.source == .file && first.source.rawValue == "key-file")
       #expect(first.secret.constantTimeEquals(second.secret))
-      #expect(first.notes.count == 1 && second.notes.isEmpty)
+      // The first also notes that no keyring answered, which is why it made a key file.
+      #expect(first.notes.filter { $0.hasPrefix("created key file") }.count == 1 && second.notes.isEmpty)
       #expect(contents(directory.file("store.key")).count == 32)
       #expect(mode(directory.file("store.key")) == 0o600)
       // No temporary file is left behind.
@@ -71,7 +72,7 @@ import Testing
       let failures = Mutex<[String]>([])
       onThreads(8) { _ in
         do {
-          let key = try StoreKey(directory: directory, environment: [:])
+          let key = try StoreKey(directory: directory, environment: [:], selection: noKeyring)
           keys.withLock { $0.append(key.secret.withUnsafeBytes { Array($0) }) }
         } catch {
           failures.withLock { $0.append("\(error)") }
@@ -114,21 +115,25 @@ import Testing
       writeFile(parent + "/elsewhere", good)
       symlink(parent + "/elsewhere", path)
       #expect(
-        storageError { try StoreKey(directory: directory, environment: [:]) }?.message.contains("symlink") == true)
+        storageError { try openKey(directory) }?.message.contains("symlink") == true)
       unlink(path)
 
       writeFile(path, good, mode: 0o644)
-      #expect(storageError { try StoreKey(directory: directory, environment: [:]) }?.message.contains("0644") == true)
+      #expect(storageError { try openKey(directory) }?.message.contains("0644") == true)
       #expect(mode(path) == 0o644)  // refused, not silently "fixed": it may have leaked
 
       writeFile(path, Array(good.dropLast()))
       #expect(
-        storageError { try StoreKey(directory: directory, environment: [:]) }?.message.contains("31 bytes") == true)
+        storageError { try openKey(directory) }?.message.contains("31 bytes") == true)
 
       writeFile(path, good)
       if chown(path, 12345, 12345) == 0 {
-        #expect(storageError { try StoreKey(directory: directory, environment: [:]) }?.message.contains("uid") == true)
+        #expect(storageError { try openKey(directory) }?.message.contains("uid") == true)
       }
     }
   }
+}
+
+private func openKey(_ directory: StateDirectory) throws -> StoreKey {
+  try StoreKey(directory: directory, environment: [:], selection: noKeyring)
 }

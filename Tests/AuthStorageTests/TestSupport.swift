@@ -32,7 +32,7 @@ func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws 
 
 /// The state directory `<parent>/state`, created by the code under test.
 func openStore(_ parent: String, environment: [String: String] = testEnvironment) throws -> Store {
-  try Store(explicitStateDirectory: parent + "/state", environment: environment)
+  try Store(explicitStateDirectory: parent + "/state", environment: environment, selection: noKeyring)
 }
 
 /// The umask is process-wide; tests that change it take this lock so they restore it in order.

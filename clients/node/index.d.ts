@@ -251,7 +251,7 @@ export interface StatusResult {
     locales: string[];
     [key: string]: unknown;
   };
-  storage: { protection: 'env-key' | 'key-file' | (string & {}); encryption?: string; [key: string]: unknown };
+  storage: { protection: 'env-key' | 'key-file' | 'keyring' | (string & {}); encryption?: string; [key: string]: unknown };
   profiles: StatusProfile[];
 }
 

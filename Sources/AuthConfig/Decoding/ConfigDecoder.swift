@@ -1,8 +1,17 @@
 import AuthJSON
 
-/// The top level of the config: `{"profiles": {NAME: PROFILE, ...}}`.
+/// The top level of the config: `{"profiles": {NAME: PROFILE, ...}, "storage": {...}}`.
 enum ConfigDecoder {
-  static let rootKeys = ["profiles"]
+  static let rootKeys = ["profiles", "storage"]
+
+  /// The profiles, then the storage settings.
+  /// - Throws: `SettingError` at the first problem found.
+  static func config(from document: JSONValue) throws(SettingError)
+    -> (profiles: [ProfileConfig], storage: StorageConfig)
+  {
+    let profiles = try profiles(from: document)
+    return (profiles, try StorageDecoder.storage(from: try ConfigObject(document, at: .root, allowedKeys: rootKeys)))
+  }
 
   /// The profiles in document order.
   /// - Throws: `SettingError` at the first problem found, reading the document from the top down.

@@ -141,7 +141,7 @@ class StatusCapabilities(TypedDict):
 
 
 class StatusStorage(TypedDict):
-    protection: Literal["env-key", "key-file"]
+    protection: Literal["env-key", "key-file", "keyring"]
     encryption: Literal["AES-256-GCM"]
 
 
