@@ -1,0 +1,62 @@
+import AuthJSON
+import AuthValidation
+
+/// The bytes of a `validate` result, `{valid, fields: {name: {valid, value?, kind?, errors: [{code, message}]}}}`,
+/// written piece by piece: `ValidateMethod` writes its reports through it and the fast path its byte verdicts,
+/// so the two answers cannot drift apart.
+enum ValidationAnswerWriter {
+  static func open(valid: Bool, into out: inout [UInt8]) {
+    out.append(static: valid ? #"{"valid":true,"fields":{"# : #"{"valid":false,"fields":{"#)
+  }
+
+  static func openField(_ field: FieldName, valid: Bool, first: Bool, into out: inout [UInt8]) {
+    if !first { out.append(UInt8(ascii: ",")) }
+    JSONWriter.writeString(field.rawValue, into: &out)
+    out.append(static: valid ? #":{"valid":true"# : #":{"valid":false"#)
+  }
+
+  static func writeValue(_ value: String, into out: inout [UInt8]) {
+    out.append(static: #","value":"#)
+    JSONWriter.writeString(value, into: &out)
+  }
+
+  /// A value whose UTF-8 bytes `write` appends unescaped: written in place, and escaped only in the rare
+  /// case that it holds a quote, a backslash or a control character.
+  static func writeValue(into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+    out.append(static: #","value":""#)
+    let start = out.count
+    write(&out)
+    guard out[start...].contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    let raw = Array(out[start...])
+    out.removeSubrange((start - 1)...)
+    raw.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+  }
+
+  static func writeKind(_ kind: AccountKind, into out: inout [UInt8]) {
+    out.append(static: #","kind":"#)
+    JSONWriter.writeString(kind.rawValue, into: &out)
+  }
+
+  static func openErrors(into out: inout [UInt8]) {
+    out.append(static: #","errors":["#)
+  }
+
+  static func writeIssue(_ code: ValidationCode, _ message: String, first: Bool, into out: inout [UInt8]) {
+    out.append(static: first ? #"{"code":"# : #",{"code":"#)
+    JSONWriter.writeString(code.rawValue, into: &out)
+    out.append(static: #","message":"#)
+    JSONWriter.writeString(message, into: &out)
+    out.append(UInt8(ascii: "}"))
+  }
+
+  static func closeField(into out: inout [UInt8]) {
+    out.append(static: "]}")
+  }
+
+  static func close(into out: inout [UInt8]) {
+    out.append(static: "}}")
+  }
+}
