@@ -11,8 +11,7 @@ enum ValidationAnswerWriter {
 
   static func openField(_ field: FieldName, valid: Bool, first: Bool, into out: inout [UInt8]) {
     if !first { out.append(UInt8(ascii: ",")) }
-    JSONWriter.writeString(field.rawValue, into: &out)
-    out.append(static: valid ? #":{"valid":true"# : #":{"valid":false"#)
+    out.append(static: opening(field, valid: valid))
   }
 
   static func writeValue(_ value: String, into out: inout [UInt8]) {
@@ -26,7 +25,10 @@ enum ValidationAnswerWriter {
     out.append(static: #","value":""#)
     let start = out.count
     write(&out)
-    guard out[start...].contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+    let plain = out.withUnsafeBufferPointer { written in
+      !written[start...].contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+    guard !plain else {
       out.append(UInt8(ascii: "\""))
       return
     }
@@ -52,11 +54,34 @@ enum ValidationAnswerWriter {
     out.append(UInt8(ascii: "}"))
   }
 
+  /// `"errors":[]` and the end of the field, for a valid one.
+  static func closeValidField(into out: inout [UInt8]) {
+    out.append(static: #","errors":[]}"#)
+  }
+
   static func closeField(into out: inout [UInt8]) {
     out.append(static: "]}")
   }
 
   static func close(into out: inout [UInt8]) {
     out.append(static: "}}")
+  }
+
+  /// A field's name and validity, one literal for the hot path: `"username":{"valid":true`.
+  private static func opening(_ field: FieldName, valid: Bool) -> StaticString {
+    switch (field, valid) {
+    case (.account, true): #""account":{"valid":true"#
+    case (.account, false): #""account":{"valid":false"#
+    case (.username, true): #""username":{"valid":true"#
+    case (.username, false): #""username":{"valid":false"#
+    case (.email, true): #""email":{"valid":true"#
+    case (.email, false): #""email":{"valid":false"#
+    case (.phone, true): #""phone":{"valid":true"#
+    case (.phone, false): #""phone":{"valid":false"#
+    case (.password, true): #""password":{"valid":true"#
+    case (.password, false): #""password":{"valid":false"#
+    case (.code, true): #""code":{"valid":true"#
+    case (.code, false): #""code":{"valid":false"#
+    }
   }
 }

@@ -39,8 +39,11 @@ package struct ASCIIFieldVerdict: Sendable {
     case .trimmed(let range):
       out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
     case .lowercasedDomain(let range, let at):
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range.lowerBound..<at]))
-      for byte in text[at..<range.upperBound] { out.append(ASCII.lowercased(byte)) }
+      let start = out.count + at - range.lowerBound
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
+      out.withUnsafeMutableBufferPointer { written in
+        for index in start..<written.count { written[index] = ASCII.lowercased(written[index]) }
+      }
     case .phone(let range, let chinaMobile):
       if chinaMobile { out.append(contentsOf: PhoneRule.chinaCountryCode.utf8) }
       for byte in text[range] where !PhoneRule.isSeparator(byte) { out.append(byte) }
@@ -71,9 +74,7 @@ extension Validator {
     case .password:
       let codes = passwordRule.codes(
         PasswordRule.Scan(text), purpose: purpose,
-        isCommon: {
-          text.count <= CommonPasswords.maxLength && CommonPasswords.contains(String(decoding: text, as: UTF8.self))
-        },
+        isCommon: { CommonPasswordFilter.contains(text) },
         hasNonASCIILetter: { false })
       return ASCIIFieldVerdict(field, codes, .none)
     }

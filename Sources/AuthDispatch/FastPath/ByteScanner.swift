@@ -1,5 +1,11 @@
 import AuthJSON
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A JSON string as it stands in the line: the range of its content, and whether escapes must be decoded.
 struct ScannedString {
   let range: Range<Int>
@@ -62,19 +68,27 @@ struct ByteScanner {
     guard take(UInt8(ascii: "\"")) else { return nil }
     let start = index
     var escaped = false
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        index += 1
-        return ScannedString(range: start..<(index - 1), escaped: escaped)
+    let base = bytes.baseAddress!
+    let end = bytes.count
+    var at = index
+    while at < end {
+      let byte = base[at]
+      // One test for the common case: a visible ASCII byte that is neither a quote nor a backslash.
+      if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        at &+= 1
+        continue
       }
-      guard byte >= 0x20, byte < 0x80 else { return nil }
+      if byte == UInt8(ascii: "\"") {
+        index = at + 1
+        return ScannedString(range: start..<at, escaped: escaped)
+      }
       if byte == UInt8(ascii: "\\") {
-        guard Self.escapeLength(bytes, at: index) > 0 else { return nil }
-        index += Self.escapeLength(bytes, at: index)
+        let length = Self.escapeLength(bytes, at: at)
+        guard length > 0 else { return nil }
+        at += length
         escaped = true
       } else {
-        index += 1
+        return nil  // a control character (not JSON) or a byte beyond ASCII (the general path's)
       }
     }
     return nil
@@ -96,15 +110,21 @@ struct ByteScanner {
   /// Whether the content of `string` (unescaped) is `literal`.
   func matches(_ string: ScannedString, _ literal: StaticString) -> Bool {
     guard !string.escaped, string.range.count == literal.utf8CodeUnitCount else { return false }
-    let expected = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-    return UnsafeBufferPointer(rebasing: bytes[string.range]).elementsEqual(expected)
+    return memcmp(bytes.baseAddress! + string.range.lowerBound, literal.utf8Start, string.range.count) == 0
+  }
+
+  /// Whether two plain strings have the same content.
+  func equal(_ first: ScannedString, _ second: ScannedString) -> Bool {
+    first.range.count == second.range.count
+      && memcmp(bytes.baseAddress! + first.range.lowerBound, bytes.baseAddress! + second.range.lowerBound,
+        first.range.count) == 0
   }
 
   private mutating func literal(_ text: StaticString) -> Bool {
     let count = text.utf8CodeUnitCount
-    guard bytes.count - index >= count else { return false }
-    let expected = UnsafeBufferPointer(start: text.utf8Start, count: count)
-    guard UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]).elementsEqual(expected) else { return false }
+    guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0 else {
+      return false
+    }
     index += count
     return true
   }

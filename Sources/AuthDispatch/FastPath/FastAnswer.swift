@@ -24,7 +24,8 @@ enum FastAnswer {
 
   private static func requestID(_ id: ScannedValue, _ scanner: ByteScanner) -> RequestID {
     switch id {
-    case .number(let range): .number(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self))
+    case .number(let range):
+      .number(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self))
     case .string(let text): .string(scanner.text(text))
     case .null, .bool: .null
     }

@@ -8,7 +8,7 @@ import AuthProtocol
 /// for a method nobody registered, `-32601`. The rule: whatever it declines, or cannot be sure of, the
 /// general path answers, so an answer given here is always the one the general path would give (the
 /// differential test in AuthDispatchTests holds them byte-identical).
-struct FastPath: Sendable {
+final class FastPath: Sendable {
   private let validate: FastValidate
   private let registry: MethodRegistry
   private let limits: Server.Limits

@@ -29,33 +29,31 @@ struct FastValidate: Sendable {
 
   /// Writes the answer to `request` (result or not) or says what it is.
   func answer(_ request: ScannedRequest, _ scanner: ByteScanner, into out: inout [UInt8]) -> Outcome {
-    let members: ScannedMembers
     switch request.params {
-    case .absent: members = ScannedMembers()
+    case .absent: break  // no members: as an empty object
     case .array: return .error(Params.notAnObject)
-    case .object(let object):
-      guard !object.unsure else { return .unsure }
-      guard !object.repeatsKey else { return .error(Params.repeatedKey) }
-      members = object
+    case .object:
+      guard !request.members.unsure else { return .unsure }
+      guard !request.members.repeatsKey else { return .error(Params.repeatedKey) }
     }
     var profile: String?
-    if let value = members[.profile] {
+    if let value = request.members[.profile] {
       guard case .string(let name) = value else { return .error(Params.notAString("profile", value.typeName)) }
       let text = scanner.text(name)
       guard ProfileName(text) != nil else { return .error(Params.invalidProfile) }
       profile = text
     }
     var locale = MessageLocale.en
-    if let value = members[.locale] {
+    if let value = request.members[.locale] {
       guard case .string(let tag) = value else { return .error(Params.notAString("locale", value.typeName)) }
       locale = MessageLocale(tag: scanner.text(tag))
     }
-    if let key = members.firstUnknownKey { return .error(Params.unknownKey(scanner.text(key))) }
+    if let key = request.members.firstUnknownKey { return .error(Params.unknownKey(scanner.text(key))) }
     var fields = ParamSlots<ScannedString>()
     var anyField = false
     var anyEscaped = false
     for key in Self.fieldKeys {
-      guard let value = members[key] else { continue }
+      guard let value = request.members[key] else { continue }
       guard case .string(let text) = value else { return .error(Params.notAString(key.text, value.typeName)) }
       fields[key] = text
       anyField = true
@@ -63,7 +61,7 @@ struct FastValidate: Sendable {
     }
     guard anyField else { return .error(ValidateMethod.noFields) }
     var purpose = ValidationPurpose.register
-    if let value = members[.purpose] {
+    if let value = request.members[.purpose] {
       guard case .string(let raw) = value else { return .error(Params.notAString("purpose", value.typeName)) }
       guard let known = ValidationPurpose(rawValue: scanner.text(raw)) else { return .error(ValidateMethod.badPurpose) }
       purpose = known
@@ -71,13 +69,13 @@ struct FastValidate: Sendable {
     guard let validator = profile.map({ try? validators.validator(for: $0) }) ?? defaultValidator else {
       return .unsure  // an unknown profile: a localized configuration error, the general path's
     }
-    let request = Checked(validator: validator, purpose: purpose, locale: locale, id: request.id)
+    let checked = Checked(validator: validator, purpose: purpose, locale: locale, id: request.id)
     guard anyEscaped else {
       var texts = ParamSlots<UnsafeBufferPointer<UInt8>>()
       for key in Self.fieldKeys {
         if let field = fields[key] { texts[key] = UnsafeBufferPointer(rebasing: scanner.bytes[field.range]) }
       }
-      return request.write(texts, scanner, into: &out)
+      return checked.write(texts, scanner, into: &out)
     }
     // Escaped fields are decoded side by side into one buffer, which holds them all (decoding only shrinks).
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scanner.bytes.count) { buffer in
@@ -89,7 +87,7 @@ struct FastValidate: Sendable {
         texts[key] = UnsafeBufferPointer(rebasing: buffer[used..<(used + count)])
         used += count
       }
-      return request.write(texts, scanner, into: &out)
+      return checked.write(texts, scanner, into: &out)
     }
   }
 
@@ -118,8 +116,14 @@ struct FastValidate: Sendable {
         guard let verdict = verdicts[key], let text = texts[key] else { continue }
         ValidationAnswerWriter.openField(verdict.field, valid: verdict.valid, first: first, into: &out)
         first = false
-        if verdict.hasValue { ValidationAnswerWriter.writeValue(into: &out) { verdict.writeValue(from: text, into: &$0) } }
+        if verdict.hasValue {
+          ValidationAnswerWriter.writeValue(into: &out) { verdict.writeValue(from: text, into: &$0) }
+        }
         if let kind = verdict.kind { ValidationAnswerWriter.writeKind(kind, into: &out) }
+        guard !verdict.valid else {
+          ValidationAnswerWriter.closeValidField(into: &out)
+          continue
+        }
         ValidationAnswerWriter.openErrors(into: &out)
         var firstIssue = true
         verdict.codes.forEach { code in

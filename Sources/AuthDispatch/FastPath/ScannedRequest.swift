@@ -4,17 +4,21 @@
 /// a `jsonrpc` other than `"2.0"` written plainly, an id that is not a string, number or null, or params
 /// nested deeper than one level of scalars. Those answers are the general path's to give.
 struct ScannedRequest {
-  var id: ScannedValue
-  var method: ScannedString
-  var params: ScannedParams
+  var id: ScannedValue = .null
+  var method = ScannedString(range: 0..<0, escaped: false)
+  var params = ParamsShape.absent
+  /// The params object's members (none unless `params` is `.object`), held here rather than in `params`
+  /// so that the request is never copied to reach them.
+  var members = ScannedMembers()
 
   /// Scans the object that starts at the scanner's position (after white space).
   static func scan(_ scanner: inout ByteScanner) -> ScannedRequest? {
     guard scanner.take(UInt8(ascii: "{")) else { return nil }
+    var request = ScannedRequest()
     var id: ScannedValue?
     var method: ScannedString?
     var version = false
-    var params: ScannedParams?
+    var params: ParamsShape?
     repeat {
       guard let key = scanner.string(), scanner.take(UInt8(ascii: ":")) else { return nil }
       if scanner.matches(key, "jsonrpc"), !version {
@@ -28,27 +32,31 @@ struct ScannedRequest {
         guard let value = scanner.string() else { return nil }
         method = value
       } else if scanner.matches(key, "params"), params == nil {
-        guard let value = ScannedParams.scan(&scanner) else { return nil }
-        params = value
+        guard let shape = ParamsShape.scan(&scanner, into: &request.members) else { return nil }
+        params = shape
       } else {
         return nil
       }
     } while scanner.take(UInt8(ascii: ","))
     guard scanner.take(UInt8(ascii: "}")), version, let id, let method else { return nil }
-    return ScannedRequest(id: id, method: method, params: params ?? .absent)
+    request.id = id
+    request.method = method
+    request.params = params ?? .absent
+    return request
   }
 }
 
-/// A request's params, as far as the fast path reads them.
-enum ScannedParams {
+/// What a request's params are, as far as the fast path reads them.
+enum ParamsShape {
   case absent
   /// An array of scalars: `validate` refuses positional params, and the content does not matter.
   case array
-  case object(ScannedMembers)
+  case object
 
-  static func scan(_ scanner: inout ByteScanner) -> ScannedParams? {
+  /// Scans the params value, an object's members into `members`.
+  static func scan(_ scanner: inout ByteScanner, into members: inout ScannedMembers) -> ParamsShape? {
     switch scanner.peek() {
-    case UInt8(ascii: "{"): return ScannedMembers.scan(&scanner).map(ScannedParams.object)
+    case UInt8(ascii: "{"): return members.scan(&scanner) ? .object : nil
     case UInt8(ascii: "["):
       _ = scanner.take(UInt8(ascii: "["))
       if scanner.take(UInt8(ascii: "]")) { return .array }
@@ -77,17 +85,17 @@ struct ScannedMembers {
 
   var firstUnknownKey: ScannedString? { unknownKeys.0 }
 
-  static func scan(_ scanner: inout ByteScanner) -> ScannedMembers? {
-    guard scanner.take(UInt8(ascii: "{")) else { return nil }
-    var members = ScannedMembers()
-    if scanner.take(UInt8(ascii: "}")) { return members }
+  /// Scans an object's members into these (empty) ones; false when it is not an object of scalars.
+  mutating func scan(_ scanner: inout ByteScanner) -> Bool {
+    guard scanner.take(UInt8(ascii: "{")) else { return false }
+    if scanner.take(UInt8(ascii: "}")) { return true }
     repeat {
       guard let key = scanner.string(), scanner.take(UInt8(ascii: ":")), let value = scanner.scalar() else {
-        return nil
+        return false
       }
-      members.add(key, value, in: scanner)
+      add(key, value, in: scanner)
     } while scanner.take(UInt8(ascii: ","))
-    return scanner.take(UInt8(ascii: "}")) ? members : nil
+    return scanner.take(UInt8(ascii: "}"))
   }
 
   private mutating func add(_ key: ScannedString, _ value: ScannedValue, in scanner: ByteScanner) {
@@ -99,9 +107,8 @@ struct ScannedMembers {
       if self.known[known] != nil { repeatsKey = true } else { self.known[known] = value }
       return
     }
-    let keys = [unknownKeys.0, unknownKeys.1, unknownKeys.2, unknownKeys.3]
-    let bytes = scanner.bytes
-    if keys.contains(where: { $0.map { bytes[$0.range].elementsEqual(bytes[key.range]) } ?? false }) {
+    let kept = [unknownKeys.0, unknownKeys.1, unknownKeys.2, unknownKeys.3]
+    if kept.contains(where: { $0.map { scanner.equal($0, key) } ?? false }) {
       repeatsKey = true
     } else if unknownKeys.0 == nil {
       unknownKeys.0 = key

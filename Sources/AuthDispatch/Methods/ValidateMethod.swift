@@ -33,6 +33,10 @@ package struct ValidateMethod: InlineMethod {
       ValidationAnswerWriter.openField(field.field, valid: field.valid, first: index == 0, into: &out)
       if let value = field.value { ValidationAnswerWriter.writeValue(value, into: &out) }
       if let kind = field.kind { ValidationAnswerWriter.writeKind(kind, into: &out) }
+      guard !field.issues.isEmpty else {
+        ValidationAnswerWriter.closeValidField(into: &out)
+        continue
+      }
       ValidationAnswerWriter.openErrors(into: &out)
       for (issueIndex, issue) in field.issues.enumerated() {
         ValidationAnswerWriter.writeIssue(issue.code, issue.message, first: issueIndex == 0, into: &out)

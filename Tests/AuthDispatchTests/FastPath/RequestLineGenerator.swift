@@ -94,6 +94,8 @@ struct RequestLineGenerator {
       case "\n": out += "\\n"
       case "\t": out += style == 0 ? "\\u0009" : "\\t"
       case "\r": out += "\\r"
+      case "\u{8}" where style < 5: out += "\\b"
+      case "\u{C}" where style < 5: out += "\\f"
       case "/" where style == 1: out += "\\/"
       case _ where scalar.value < 0x20: out += "\\u00" + hex2(scalar.value)
       case _ where scalar.value >= 0x80 && style == 2: out += utf16Escapes(scalar)
@@ -154,7 +156,8 @@ struct RequestLineGenerator {
 
   static let versions = [#""2.0""#, #""2.0""#, #""2.0""#, #""1.0""#, #""2\u002e0""#, "2.0", #""2.0 ""#]
   static let ids = [
-    "1", "2", "17", "123456", #""abc""#, #""r-9""#, "1", "0", "-0", "42", "-7", "3.25", "1e3", "1E+2", "-1.5e-300", "12345678901234567890123456789012345678901234567890",
+    "1", "2", "17", "123456", #""abc""#, #""r-9""#, "1", "0", "-0", "42", "-7", "3.25", "1e3", "1E+2", "-1.5e-300",
+    "12345678901234567890123456789012345678901234567890",
     "1e999", "01", "1.", "null", "true", "{}", "[]", #""a""#, #""""#, #""req-17""#, #""with \"quote\"""#,
     #""tab\there""#, #""\u0041\u00e9""#, #""😀""#, #""\ud83d\ude00""#, #""\ud800""#, #""/slash\/""#, #""\u001f""#,
   ]
@@ -174,7 +177,8 @@ struct RequestLineGenerator {
     #""fr""#, #""""#, #""zh-x-foo""#, #""z\u0068-Hans""#, "true", "[]",
   ]
   static let profiles = [
-    #""default""#, #""default""#, #""default""#, #""work""#, #""work""#, #""short""#, #""short""#, #""pattern""#, #""missing""#, #""bad name""#, #""""#,
+    #""default""#, #""default""#, #""default""#, #""work""#, #""work""#, #""short""#, #""short""#, #""pattern""#,
+    #""missing""#, #""bad name""#, #""""#,
     #""d\u0065fault""#, "3",
   ]
   static let wrongTypes = ["5", "-1.5", "true", "false", "null", "[]", "{}", #"["a"]"#, #"{"a":1}"#, "1e400"]
@@ -186,7 +190,8 @@ struct RequestLineGenerator {
   static let values: [String: [String]] = [
     "username": [
       "alice_01", "al", "abc", String(repeating: "u", count: 30), String(repeating: "u", count: 31), "bad name!",
-      "é!", "josé_1", "", "   ", "Bob-the-builder", "a\"b", "back\\slash", "ctl\u{1}x", "x\u{7F}y", "用户名",
+      "é!", "josé_1", "", "   ", "Bob-the-builder", "a\"b", "back\\slash", "ctl\u{1}x", "x\u{7F}y",
+      "bs\u{8}ff\u{C}", "用户名",
       "e\u{301}e\u{301}e", "ab", "a-b_c", "A", "no/slash",
     ],
     "email": [
@@ -202,9 +207,11 @@ struct RequestLineGenerator {
       "１３８００１３８０００", "(((", "+", "+86 138 0013 8000", "13800138000",
     ],
     "password": [
-      "Tr4nslucent-0wl!", "zq8#Lm2p", String(repeating: "k", count: 128), "  hunter2  ", "😀😀😀😀😀😀😀😀",
+      "Tr4nslucent-0wl!", "zq8#Lm2p", String(repeating: "k", count: 128), "  hunter2  ",
+      "😀😀😀😀😀😀😀😀",
       "e\u{301}e\u{301}e\u{301}e\u{301}", "😀😀😀😀", "short", String(repeating: "k", count: 129), "password",
-      "PassWord", "12345678", "tab\there-ok", "ab\u{7F}", "nul\u{0}byte-here", "        ", "", "iloveyou", "abcdefgh",
+      "PassWord", "12345678", "tab\there-ok", "ab\u{7F}", "nul\u{0}byte-here",
+      "form\u{C}feed\u{8}back", "        ", "", "iloveyou", "abcdefgh",
       "12341234x", "密码密码密码密码", "NoDigitsHere", "1234567890", "qwerty123", "a\"b\\c-long-enough",
     ],
     "account": [
