@@ -26,7 +26,11 @@ enum ValidationAnswerWriter {
     let start = out.count
     write(&out)
     let plain = out.withUnsafeBufferPointer { written in
-      !written[start...].contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+      var unusual: UInt8 = 0
+      for byte in written[start...] {
+        unusual |= (byte < 0x20 ? 1 : 0) | (byte == UInt8(ascii: "\"") ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
+      }
+      return unusual == 0
     }
     guard !plain else {
       out.append(UInt8(ascii: "\""))

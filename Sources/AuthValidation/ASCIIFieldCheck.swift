@@ -57,7 +57,7 @@ extension Validator {
   package func checkASCII(
     _ field: FieldName, _ text: UnsafeBufferPointer<UInt8>, purpose: ValidationPurpose
   ) -> ASCIIFieldVerdict? {
-    guard policy.compiledUsernamePattern == nil, !text.contains(where: { $0 >= 0x80 }) else { return nil }
+    guard policy.compiledUsernamePattern == nil, ASCII.isASCII(text) else { return nil }
     let trimmed = ASCII.trimmingWhitespace(text)
     let value = UnsafeBufferPointer(rebasing: text[trimmed])
     switch field {

@@ -6,7 +6,7 @@ enum FastAnswer {
   static func writeResultHead(id: ScannedValue, _ scanner: ByteScanner, into out: inout [UInt8]) {
     out.append(static: OutgoingMessage.envelopeHead)
     switch id {
-    case .number(let range): out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.bytes[range]))
+    case .number(let lexeme): out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.bytes[lexeme.range]))
     case .string(let text): scanner.withText(text) { JSONWriter.writeString(utf8: $0, into: &out) }
     case .null, .bool: out.append(static: "null")
     }
@@ -24,8 +24,7 @@ enum FastAnswer {
 
   private static func requestID(_ id: ScannedValue, _ scanner: ByteScanner) -> RequestID {
     switch id {
-    case .number(let range):
-      .number(String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[range]), as: UTF8.self))
+    case .number(let lexeme): .number(scanner.text(lexeme))
     case .string(let text): .string(scanner.text(text))
     case .null, .bool: .null
     }

@@ -22,13 +22,13 @@ final class FastPath: Sendable {
   /// Appends the answer to `line` and returns true, or returns false when the general path must answer
   /// (what was appended is then dropped by the caller).
   func answer(_ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+    guard line.count <= Int32.max else { return false }  // `ScannedString`'s offsets are 32-bit
     var scanner = ByteScanner(line)
     switch scanner.peek() {
     case UInt8(ascii: "{"):
       // The params object is the second level of nesting.
-      guard limits.maxDepth >= 2, let request = ScannedRequest.scan(&scanner), scanner.peek() == nil else {
-        return false
-      }
+      var request = ScannedRequest()
+      guard limits.maxDepth >= 2, request.scan(&scanner), scanner.peek() == nil else { return false }
       return answer(request, scanner, into: &out)
     case UInt8(ascii: "["):
       return answerBatch(&scanner, into: &out)
@@ -47,7 +47,8 @@ final class FastPath: Sendable {
     out.append(UInt8(ascii: "["))
     var count = 0
     repeat {
-      guard count < limits.maxBatchSize, let request = ScannedRequest.scan(&scanner) else { return false }
+      var request = ScannedRequest()
+      guard count < limits.maxBatchSize, request.scan(&scanner) else { return false }
       if count > 0 { out.append(UInt8(ascii: ",")) }
       guard answer(request, scanner, into: &out) else { return false }
       count += 1

@@ -16,7 +16,17 @@ struct FastValidate: Sendable {
     case unsure
   }
 
-  private static let fieldKeys: [ParamKey] = [.account, .username, .email, .phone, .password, .code]
+  /// The form fields' keys, in the canonical order of a report (`ParamKey`'s first six), without reading an
+  /// array on the hot path.
+  struct FieldKeys: Sequence, IteratorProtocol {
+    private var position = 0
+
+    mutating func next() -> ParamKey? {
+      guard position < 6, let key = ParamKey(rawValue: position) else { return nil }
+      position += 1
+      return key
+    }
+  }
 
   private let validators: ProfileValidators
   /// The validator of requests that name no profile, looked up once.
@@ -52,7 +62,7 @@ struct FastValidate: Sendable {
     var fields = ParamSlots<ScannedString>()
     var anyField = false
     var anyEscaped = false
-    for key in Self.fieldKeys {
+    for key in FieldKeys() {
       guard let value = request.members[key] else { continue }
       guard case .string(let text) = value else { return .error(Params.notAString(key.text, value.typeName)) }
       fields[key] = text
@@ -72,7 +82,7 @@ struct FastValidate: Sendable {
     let checked = Checked(validator: validator, purpose: purpose, locale: locale, id: request.id)
     guard anyEscaped else {
       var texts = ParamSlots<UnsafeBufferPointer<UInt8>>()
-      for key in Self.fieldKeys {
+      for key in FieldKeys() {
         if let field = fields[key] { texts[key] = UnsafeBufferPointer(rebasing: scanner.bytes[field.range]) }
       }
       return checked.write(texts, scanner, into: &out)
@@ -81,7 +91,7 @@ struct FastValidate: Sendable {
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scanner.bytes.count) { buffer in
       var texts = ParamSlots<UnsafeBufferPointer<UInt8>>()
       var used = 0
-      for key in Self.fieldKeys {
+      for key in FieldKeys() {
         guard let field = fields[key] else { continue }
         let count = scanner.decode(field, into: UnsafeMutableBufferPointer(rebasing: buffer[used...]))
         texts[key] = UnsafeBufferPointer(rebasing: buffer[used..<(used + count)])
@@ -103,7 +113,7 @@ struct FastValidate: Sendable {
     {
       var verdicts = ParamSlots<ASCIIFieldVerdict>()
       var valid = true
-      for key in FastValidate.fieldKeys {
+      for key in FieldKeys() {
         guard let field = key.field, let text = texts[key] else { continue }
         guard let verdict = validator.checkASCII(field, text, purpose: purpose) else { return .unsure }
         verdicts[key] = verdict
@@ -112,7 +122,7 @@ struct FastValidate: Sendable {
       FastAnswer.writeResultHead(id: id, scanner, into: &out)
       ValidationAnswerWriter.open(valid: valid, into: &out)
       var first = true
-      for key in FastValidate.fieldKeys {
+      for key in FieldKeys() {
         guard let verdict = verdicts[key], let text = texts[key] else { continue }
         ValidationAnswerWriter.openField(verdict.field, valid: verdict.valid, first: first, into: &out)
         first = false

@@ -11,10 +11,18 @@ struct ScannedRequest {
   /// so that the request is never copied to reach them.
   var members = ScannedMembers()
 
-  /// Scans the object that starts at the scanner's position (after white space).
-  static func scan(_ scanner: inout ByteScanner) -> ScannedRequest? {
+  /// Scans the object that starts at the scanner's position (after white space) into this empty request, in
+  /// place (a request is a few hundred bytes; returning one would copy it); false when it is not for the fast path.
+  mutating func scan(_ scanner: inout ByteScanner) -> Bool {
+    guard let (id, method, params) = scanEnvelope(&scanner) else { return false }
+    self.id = id
+    self.method = method
+    self.params = params
+    return true
+  }
+
+  private mutating func scanEnvelope(_ scanner: inout ByteScanner) -> (ScannedValue, ScannedString, ParamsShape)? {
     guard scanner.take(UInt8(ascii: "{")) else { return nil }
-    var request = ScannedRequest()
     var id: ScannedValue?
     var method: ScannedString?
     var version = false
@@ -32,17 +40,14 @@ struct ScannedRequest {
         guard let value = scanner.string() else { return nil }
         method = value
       } else if scanner.matches(key, "params"), params == nil {
-        guard let shape = ParamsShape.scan(&scanner, into: &request.members) else { return nil }
+        guard let shape = ParamsShape.scan(&scanner, into: &members) else { return nil }
         params = shape
       } else {
         return nil
       }
     } while scanner.take(UInt8(ascii: ","))
     guard scanner.take(UInt8(ascii: "}")), version, let id, let method else { return nil }
-    request.id = id
-    request.method = method
-    request.params = params ?? .absent
-    return request
+    return (id, method, params ?? .absent)
   }
 }
 

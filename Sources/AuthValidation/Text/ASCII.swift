@@ -44,6 +44,13 @@ enum ASCII {
     return start..<end
   }
 
+  /// Whether every byte is below 0x80, in one pass without branches.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var all: UInt8 = 0
+    for byte in bytes { all |= byte }
+    return all < 0x80
+  }
+
   /// Tab, line feed, vertical tab, form feed, carriage return and space.
   static func isWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte &- 0x09 < 5
