@@ -129,7 +129,8 @@ struct ByteScanner {
     case UInt8(ascii: "t"): return literal("true") ? .bool : nil
     case UInt8(ascii: "f"): return literal("false") ? .bool : nil
     case UInt8(ascii: "n"): return literal("null") ? .null : nil
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number().map { .number(ScannedString(range: $0, escaped: false)) }
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      return number().map { .number(ScannedString(range: $0, escaped: false)) }
     default: return nil
     }
   }
