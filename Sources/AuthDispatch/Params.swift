@@ -21,16 +21,16 @@ package struct Params: Sendable {
     switch value {
     case nil, .array([])?: object = JSONObject()
     case .object(let object)?:
-      guard !object.hasDuplicateKeys else { throw .invalidParams("params repeat a member name") }
+      guard !object.hasDuplicateKeys else { throw Self.repeatedKey }
       self.object = object
-    default: throw .invalidParams("params must be an object")
+    default: throw Self.notAnObject
     }
   }
 
   /// Rejects keys the method does not know, so a typo is an error instead of being ignored.
   package func allowOnly(_ keys: Set<String>) throws(RPCError) {
     for key in object.keys where !keys.contains(key) && !Self.commonKeys.contains(key) {
-      throw .invalidParams("unknown parameter \"\(String(key.prefix(40)))\"", field: String(key.prefix(40)))
+      throw Self.unknownKey(key)
     }
   }
 
@@ -38,7 +38,7 @@ package struct Params: Sendable {
     switch object[key] {
     case nil: return nil
     case .string(let s)?: return s
-    case let other?: throw .invalidParams("\"\(key)\" must be a string, not \(other.typeName)", field: key)
+    case let other?: throw Self.notAString(key, other.typeName)
     }
   }
 
@@ -64,15 +64,29 @@ package struct Params: Sendable {
   /// The profile name (`ProfileName`'s rule, the config's own); "default" when absent.
   package func profile() throws(RPCError) -> String {
     guard let text = try string("profile") else { return ProfileName.default.rawValue }
-    guard let name = ProfileName(text) else {
-      throw .invalidParams("\"profile\" must be 1–64 of A–Z, a–z, 0–9, _ . -", field: "profile")
-    }
+    guard let name = ProfileName(text) else { throw Self.invalidProfile }
     return name.rawValue
   }
 
   /// The message locale from `locale`, falling back to English for tags we do not translate.
   package func locale() throws(RPCError) -> MessageLocale {
     MessageLocale(tag: try string("locale"))
+  }
+}
+
+/// The errors of the accessors above, also given by the request fast path, which reads params without a tree.
+extension Params {
+  static let repeatedKey = RPCError.invalidParams("params repeat a member name")
+  static let notAnObject = RPCError.invalidParams("params must be an object")
+  static let invalidProfile = RPCError.invalidParams(
+    "\"profile\" must be 1–64 of A–Z, a–z, 0–9, _ . -", field: "profile")
+
+  static func unknownKey(_ key: String) -> RPCError {
+    .invalidParams("unknown parameter \"\(String(key.prefix(40)))\"", field: String(key.prefix(40)))
+  }
+
+  static func notAString(_ key: String, _ typeName: String) -> RPCError {
+    .invalidParams("\"\(key)\" must be a string, not \(typeName)", field: key)
   }
 }
 

@@ -42,30 +42,34 @@ package enum JSONWriter {
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
   package static func writeString(_ string: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
     var string = string
-    string.withUTF8 { utf8 in
-      var runStart = 0
-      for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-        runStart = i + 1
-        out.append(UInt8(ascii: "\\"))
-        switch byte {
-        case 0x22: out.append(0x22)
-        case 0x5C: out.append(0x5C)
-        case 0x0A: out.append(UInt8(ascii: "n"))
-        case 0x0D: out.append(UInt8(ascii: "r"))
-        case 0x09: out.append(UInt8(ascii: "t"))
-        case 0x08: out.append(UInt8(ascii: "b"))
-        case 0x0C: out.append(UInt8(ascii: "f"))
-        default:
-          out.append(contentsOf: "u00".utf8)
-          out.append(hexDigits[Int(byte >> 4)])
-          out.append(hexDigits[Int(byte & 0x0F)])
-        }
+    string.withUTF8 { writeString(utf8: $0, into: &out) }
+  }
+
+  /// A string given as its UTF-8 bytes (already valid UTF-8), quoted and escaped exactly as `writeString` does:
+  /// the request fast path writes the texts it never turns into Strings through this.
+  package static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    var runStart = 0
+    for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+      runStart = i + 1
+      out.append(UInt8(ascii: "\\"))
+      switch byte {
+      case 0x22: out.append(0x22)
+      case 0x5C: out.append(0x5C)
+      case 0x0A: out.append(UInt8(ascii: "n"))
+      case 0x0D: out.append(UInt8(ascii: "r"))
+      case 0x09: out.append(UInt8(ascii: "t"))
+      case 0x08: out.append(UInt8(ascii: "b"))
+      case 0x0C: out.append(UInt8(ascii: "f"))
+      default:
+        out.append(contentsOf: "u00".utf8)
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0x0F)])
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     }
+    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     out.append(UInt8(ascii: "\""))
   }
 }

@@ -6,6 +6,21 @@ package protocol MessageSender: Sendable {
   /// Queues one outgoing message. It is on the wire when this returns, or at the end of the
   /// read batch being processed (answers to one read are written together).
   func send(_ message: OutgoingMessage)
+
+  /// Queues one message that `write` appends, already encoded, to the output: the request fast path's
+  /// answers, written straight into the output buffer. `write` returns false to send nothing (whatever it
+  /// appended is dropped), and so does this.
+  func sendWritten(_ write: (inout [UInt8]) -> Bool) -> Bool
+}
+
+extension MessageSender {
+  /// Senders without an output buffer of their own get the bytes as an `.encoded` message.
+  package func sendWritten(_ write: (inout [UInt8]) -> Bool) -> Bool {
+    var bytes: [UInt8] = []
+    guard write(&bytes) else { return false }
+    send(.encoded(EncodedJSON(trustedBytes: bytes)))
+    return true
+  }
 }
 
 /// What the transport hands each framed message to.

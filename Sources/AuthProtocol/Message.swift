@@ -36,6 +36,12 @@ package enum OutgoingMessage: Sendable, Equatable {
   case error(id: RequestID, RPCError)
   case batch([OutgoingMessage])
   case notification(method: String, params: JSONObject)
+  /// A whole message already encoded, envelope included (the request fast path's answers).
+  case encoded(EncodedJSON)
+
+  /// How every answer starts; the result or error follows the id.
+  package static let envelopeHead: StaticString = #"{"jsonrpc":"2.0","id":"#
+  package static let resultKey: StaticString = #","result":"#
 
   package static func result(id: RequestID, _ value: JSONValue) -> OutgoingMessage {
     .result(id: id, EncodedJSON(value))
@@ -44,13 +50,13 @@ package enum OutgoingMessage: Sendable, Equatable {
   package func encode(into out: inout [UInt8]) {
     switch self {
     case .result(let id, let result):
-      out.append(static: #"{"jsonrpc":"2.0","id":"#)
+      out.append(static: Self.envelopeHead)
       JSONWriter.write(id.json, into: &out)
-      out.append(static: #","result":"#)
+      out.append(static: Self.resultKey)
       out.append(contentsOf: result.bytes)
       out.append(UInt8(ascii: "}"))
     case .error(let id, let error):
-      out.append(static: #"{"jsonrpc":"2.0","id":"#)
+      out.append(static: Self.envelopeHead)
       JSONWriter.write(id.json, into: &out)
       out.append(static: #","error":"#)
       JSONWriter.write(error.json, into: &out)
@@ -64,6 +70,8 @@ package enum OutgoingMessage: Sendable, Equatable {
       out.append(UInt8(ascii: "]"))
     case .notification(let method, let params):
       JSONWriter.write(.object(["jsonrpc": "2.0", "method": .string(method), "params": .object(params)]), into: &out)
+    case .encoded(let message):
+      out.append(contentsOf: message.bytes)
     }
   }
 

@@ -68,6 +68,35 @@ package final class OutputWriter: MessageSender {
     }
   }
 
+  /// The fast path's answers are written straight into the buffer, under the lock like any message; an
+  /// LSP frame needs the body's length first, so there the body is written apart and then framed.
+  package func sendWritten(_ write: (inout [UInt8]) -> Bool) -> Bool {
+    state.withLock { state in
+      guard !state.broken else {
+        // Nothing reaches the host any more; the answer is still worked out, so a message the fast path
+        // leaves to the general one is not lost in between.
+        var discarded: [UInt8] = []
+        return write(&discarded)
+      }
+      switch state.mode {
+      case .lsp:
+        var body: [UInt8] = []
+        guard write(&body) else { return false }
+        state.buffer.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
+        state.buffer.append(contentsOf: body)
+      case .ndjson, .auto:
+        let start = state.buffer.count
+        guard write(&state.buffer) else {
+          state.buffer.removeSubrange(start...)
+          return false
+        }
+        state.buffer.append(0x0A)
+      }
+      if state.batchDepth == 0 { drain(&state) }
+      return true
+    }
+  }
+
   package func beginBatch() {
     state.withLock { $0.batchDepth += 1 }
   }

@@ -7,10 +7,14 @@ enum AccountClassifier {
   /// - Returns: `.email` when it contains `@`; else `.phone` when, once phone separators are removed, it
   ///   is digits, optionally after a leading `+`, at least 8 of them; else `.username`.
   static func classify(_ account: Substring) -> AccountKind {
+    classify(utf8: account.utf8)
+  }
+
+  static func classify(utf8 account: some Sequence<UInt8>) -> AccountKind {
     var digits = 0
     var looksLikePhone = true
     var sawSignificantByte = false
-    for byte in account.utf8 {
+    for byte in account {
       if byte == UInt8(ascii: "@") { return .email }
       guard looksLikePhone, !PhoneRule.isSeparator(byte) else { continue }
       if ASCII.isDigit(byte) {

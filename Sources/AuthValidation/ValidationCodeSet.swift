@@ -1,7 +1,7 @@
 /// The codes a rule reports, as a bit set so rules allocate nothing.
 ///
 /// Bits follow the declaration order of ``ValidationCode``, so iterating yields the codes in rule order.
-struct ValidationCodeSet: Sendable, Equatable {
+package struct ValidationCodeSet: Sendable, Equatable {
   private(set) var bits: UInt8 = 0
 
   static let required = ValidationCodeSet(.required)
@@ -12,9 +12,9 @@ struct ValidationCodeSet: Sendable, Equatable {
     insert(code)
   }
 
-  var isEmpty: Bool { bits == 0 }
+  package var isEmpty: Bool { bits == 0 }
 
-  func contains(_ code: ValidationCode) -> Bool {
+  package func contains(_ code: ValidationCode) -> Bool {
     bits & Self.mask(code) != 0
   }
 
@@ -30,6 +30,11 @@ struct ValidationCodeSet: Sendable, Equatable {
   /// The codes in rule order.
   var codes: [ValidationCode] {
     Self.ruleOrder.filter(contains)
+  }
+
+  /// Each code in rule order, without building an array (the request fast path).
+  package func forEach(_ body: (ValidationCode) -> Void) {
+    for code in Self.ruleOrder where contains(code) { body(code) }
   }
 
   /// `allCases` builds a new array on every call; this one is built once.

@@ -4,14 +4,14 @@
 /// default limits, so `Validator()` is cheap too), and `validate` then only scans bytes.
 package struct Validator: Sendable {
   package let policy: ValidationPolicy
-  private let username: UsernameRule
-  private let password: PasswordRule
+  let usernameRule: UsernameRule
+  let passwordRule: PasswordRule
   private let messages: MessageCatalog
 
   package init(policy: ValidationPolicy = .standard) {
     self.policy = policy
-    username = UsernameRule(policy: policy)
-    password = PasswordRule(policy: policy)
+    usernameRule = UsernameRule(policy: policy)
+    passwordRule = PasswordRule(policy: policy)
     messages = MessageCatalog.forPolicy(policy)
   }
 
@@ -47,7 +47,7 @@ package struct Validator: Sendable {
       kind = accountKind
       outcome = check(trimmed, as: accountKind, purpose: purpose)
     case .username:
-      outcome = username.check(trimmingWhitespace(text), purpose: purpose)
+      outcome = usernameRule.check(trimmingWhitespace(text), purpose: purpose)
     case .email:
       outcome = EmailRule.check(trimmingWhitespace(text), purpose: purpose, unicode: policy.emailUnicode)
     case .phone:
@@ -55,10 +55,17 @@ package struct Validator: Sendable {
     case .code:
       outcome = CodeRule.check(trimmingWhitespace(text), length: policy.codeLength)
     case .password:
-      outcome = password.check(text, purpose: purpose)
+      outcome = passwordRule.check(text, purpose: purpose)
     }
-    let subject = kind.map(MessageSubject.init(account:)) ?? MessageSubject(field: field)
+    let subject = MessageSubject(field: field, kind: kind)
     return FieldReport(field: field, value: outcome.value, kind: kind, issues: issues(outcome.codes, subject, locale))
+  }
+
+  /// The message for `code` on `field` (an account of `kind`), as `check` reports it.
+  package func message(
+    _ code: ValidationCode, field: FieldName, kind: AccountKind?, locale: MessageLocale
+  ) -> String {
+    messages.message(code, for: MessageSubject(field: field, kind: kind), locale: locale)
   }
 
   /// `field` refused because the profile's login API takes only accounts of kind `needed` (its body uses
@@ -75,7 +82,7 @@ package struct Validator: Sendable {
     switch kind {
     case .email: EmailRule.check(trimmed, purpose: purpose, unicode: policy.emailUnicode)
     case .phone: PhoneRule.check(trimmed)
-    case .username: username.check(trimmed, purpose: purpose)
+    case .username: usernameRule.check(trimmed, purpose: purpose)
     }
   }
 

@@ -142,6 +142,8 @@ struct Wiring {
     limits.maxInFlight = options.maxInFlight
     limits.maxBatchSize = options.maxBatchSize
     limits.maxBatchAnswerBytes = options.maxBatchAnswerBytes
-    return Server(registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }))
+    return Server(
+      registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }),
+      fastValidators: validators)
   }
 }

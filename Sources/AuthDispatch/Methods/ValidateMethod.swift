@@ -17,9 +17,7 @@ package struct ValidateMethod: InlineMethod {
       account: try params.string("account"), username: try params.string("username"),
       email: try params.string("email"), phone: try params.string("phone"),
       password: try params.string("password"), code: try params.string("code"))
-    guard !input.isEmpty else {
-      throw RPCError.invalidParams("give at least one of account, username, email, phone, password, code")
-    }
+    guard !input.isEmpty else { throw Self.noFields }
     let purpose = try Self.purpose(params)
     let report = try validators.validator(for: context.profile).validate(input, purpose: purpose, locale: context.locale)
     return Self.encode(report)
@@ -30,40 +28,34 @@ package struct ValidateMethod: InlineMethod {
   static func encode(_ report: ValidationReport) -> EncodedJSON {
     var out: [UInt8] = []
     out.reserveCapacity(96 + report.fields.count * 96)
-    out.append(static: report.valid ? #"{"valid":true,"fields":{"# : #"{"valid":false,"fields":{"#)
+    ValidationAnswerWriter.open(valid: report.valid, into: &out)
     for (index, field) in report.fields.enumerated() {
-      if index > 0 { out.append(UInt8(ascii: ",")) }
-      JSONWriter.writeString(field.field.rawValue, into: &out)
-      out.append(static: field.valid ? #":{"valid":true"# : #":{"valid":false"#)
-      if let value = field.value {
-        out.append(static: #","value":"#)
-        JSONWriter.writeString(value, into: &out)
+      ValidationAnswerWriter.openField(field.field, valid: field.valid, first: index == 0, into: &out)
+      if let value = field.value { ValidationAnswerWriter.writeValue(value, into: &out) }
+      if let kind = field.kind { ValidationAnswerWriter.writeKind(kind, into: &out) }
+      guard !field.issues.isEmpty else {
+        ValidationAnswerWriter.closeValidField(into: &out)
+        continue
       }
-      if let kind = field.kind {
-        out.append(static: #","kind":"#)
-        JSONWriter.writeString(kind.rawValue, into: &out)
-      }
-      out.append(static: #","errors":["#)
+      ValidationAnswerWriter.openErrors(into: &out)
       for (issueIndex, issue) in field.issues.enumerated() {
-        out.append(static: issueIndex > 0 ? #",{"code":"# : #"{"code":"#)
-        JSONWriter.writeString(issue.code.rawValue, into: &out)
-        out.append(static: #","message":"#)
-        JSONWriter.writeString(issue.message, into: &out)
-        out.append(UInt8(ascii: "}"))
+        ValidationAnswerWriter.writeIssue(issue.code, issue.message, first: issueIndex == 0, into: &out)
       }
-      out.append(static: "]}")
+      ValidationAnswerWriter.closeField(into: &out)
     }
-    out.append(static: "}}")
+    ValidationAnswerWriter.close(into: &out)
     return EncodedJSON(trustedBytes: out)
   }
 
   private static func purpose(_ params: Params) throws(RPCError) -> ValidationPurpose {
     guard let raw = try params.string("purpose") else { return .register }
-    guard let purpose = ValidationPurpose(rawValue: raw) else {
-      throw .invalidParams("\"purpose\" must be \"register\" or \"login\"", field: "purpose")
-    }
+    guard let purpose = ValidationPurpose(rawValue: raw) else { throw badPurpose }
     return purpose
   }
+
+  /// Errors the fast path gives too.
+  static let noFields = RPCError.invalidParams("give at least one of account, username, email, phone, password, code")
+  static let badPurpose = RPCError.invalidParams("\"purpose\" must be \"register\" or \"login\"", field: "purpose")
 
   /// The `fields` object of a report; also used by `login`'s `validation_failed` errors.
   package static func fieldsJSON(_ report: ValidationReport, renamed: [FieldName: String] = [:]) -> JSONObject {

@@ -24,6 +24,11 @@ enum MessageSubject: Int, Sendable, CaseIterable {
     }
   }
 
+  /// An account's subject follows its kind; every other field's is its own.
+  init(field: FieldName, kind: AccountKind?) {
+    self = kind.map(Self.init(account:)) ?? Self(field: field)
+  }
+
   init(account kind: AccountKind) {
     switch kind {
     case .username: self = .accountAsUsername

@@ -14,13 +14,18 @@ enum EmailRule {
   ///   - unicode: registration accepts local parts and domains in any script (RFC 6531); false keeps them ASCII.
   static func check(_ email: Substring, purpose: ValidationPurpose, unicode: Bool) -> RuleOutcome {
     guard !email.isEmpty else { return RuleOutcome(value: String(email), codes: .required) }
-    var codes = ValidationCodeSet()
-    codes.insert(.tooLong, if: ASCII.codePointCount(email.utf8) > maxLength)
-    if purpose == .register {
-      let wellFormed = unicode ? isWellFormed(email.unicodeScalars) : isWellFormed(email.utf8)
-      codes.insert(.invalidFormat, if: !wellFormed)
+    let codes = codes(codePoints: ASCII.codePointCount(email.utf8), purpose: purpose) {
+      unicode ? isWellFormed(email.unicodeScalars) : isWellFormed(email.utf8)
     }
     return RuleOutcome(value: normalized(email), codes: codes)
+  }
+
+  /// The codes of a non-empty address of `codePoints` characters; `wellFormed` runs only for a registration.
+  static func codes(codePoints: Int, purpose: ValidationPurpose, wellFormed: () -> Bool) -> ValidationCodeSet {
+    var codes = ValidationCodeSet()
+    codes.insert(.tooLong, if: codePoints > maxLength)
+    if purpose == .register { codes.insert(.invalidFormat, if: !wellFormed()) }
+    return codes
   }
 
   /// The address with its domain (everything after the first `@`) lower-cased.

@@ -15,33 +15,43 @@ struct PasswordRule: Sendable {
   }
 
   func check(_ password: String, purpose: ValidationPurpose) -> RuleOutcome {
-    guard !password.isEmpty else { return RuleOutcome(value: nil, codes: .required) }
-    let scan = Scan(password)
+    let codes = codes(
+      Scan(password.utf8), purpose: purpose, isCommon: { CommonPasswords.contains(password) },
+      hasNonASCIILetter: { Scan.hasLetter(password) })
+    return RuleOutcome(value: nil, codes: codes)
+  }
+
+  /// The rule on a password already scanned; `isCommon` runs only for an ASCII password, `hasNonASCIILetter`
+  /// only for one with no ASCII letter but some other character.
+  func codes(
+    _ scan: Scan, purpose: ValidationPurpose, isCommon: () -> Bool, hasNonASCIILetter: () -> Bool
+  ) -> ValidationCodeSet {
+    guard scan.length > 0 else { return .required }
     var codes = ValidationCodeSet()
     codes.insert(.tooLong, if: scan.length > maxLength)
-    guard purpose == .register else { return RuleOutcome(value: nil, codes: codes) }
+    guard purpose == .register else { return codes }
     codes.insert(.tooShort, if: scan.length < minLength)
     codes.insert(.invalidCharacters, if: scan.hasControl)
     switch preset {
     case .standard:
-      codes.insert(.tooCommon, if: !scan.hasNonASCII && CommonPasswords.contains(password))
+      codes.insert(.tooCommon, if: !scan.hasNonASCII && isCommon())
     case .classic:
-      codes.insert(.missingLetter, if: !scan.hasLetter(in: password))
+      codes.insert(.missingLetter, if: !(scan.hasASCIILetter || (scan.hasNonASCII && hasNonASCIILetter())))
       codes.insert(.missingDigit, if: !scan.hasDigit)
     }
-    return RuleOutcome(value: nil, codes: codes)
+    return codes
   }
 
   /// Everything the rules need, gathered in one pass over the UTF-8 bytes.
-  private struct Scan {
+  struct Scan {
     var length = 0
     var hasControl = false
     var hasASCIILetter = false
     var hasDigit = false
     var hasNonASCII = false
 
-    init(_ password: String) {
-      for byte in password.utf8 {
+    init(_ password: some Sequence<UInt8>) {
+      for byte in password {
         if byte & 0xC0 != 0x80 { length += 1 }
         if byte >= 0x80 {
           hasNonASCII = true
@@ -56,8 +66,8 @@ struct PasswordRule: Sendable {
     }
 
     /// A letter is any Unicode letter (general category L), so `密码` counts as well as `a`.
-    func hasLetter(in password: String) -> Bool {
-      hasASCIILetter || (hasNonASCII && password.unicodeScalars.contains(where: Self.isLetter))
+    static func hasLetter(_ password: String) -> Bool {
+      password.unicodeScalars.contains(where: Self.isLetter)
     }
 
     private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {

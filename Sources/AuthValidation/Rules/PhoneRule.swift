@@ -9,14 +9,19 @@ enum PhoneRule {
   static func check(_ phone: Substring) -> RuleOutcome {
     guard !phone.isEmpty else { return RuleOutcome(value: String(phone), codes: .required) }
     let stripped = removingSeparators(phone)
-    if isE164(stripped.utf8) {
-      return RuleOutcome(value: stripped, codes: ValidationCodeSet())
-    }
-    if isChinaMobile(stripped.utf8) {
-      return RuleOutcome(value: chinaCountryCode + stripped, codes: ValidationCodeSet())
-    }
+    switch shape(stripped.utf8) {
+    case .e164: return RuleOutcome(value: stripped, codes: ValidationCodeSet())
+    case .chinaMobile: return RuleOutcome(value: chinaCountryCode + stripped, codes: ValidationCodeSet())
     // An invalid number is still reported without its separators, so hosts see what was checked.
-    return RuleOutcome(value: stripped, codes: ValidationCodeSet(.invalidFormat))
+    case .invalid: return RuleOutcome(value: stripped, codes: ValidationCodeSet(.invalidFormat))
+    }
+  }
+
+  /// What a number without separators is.
+  enum Shape { case e164, chinaMobile, invalid }
+
+  static func shape(_ stripped: some Collection<UInt8>) -> Shape {
+    isE164(stripped) ? .e164 : isChinaMobile(stripped) ? .chinaMobile : .invalid
   }
 
   /// The formatting people type between digits: spaces, `-`, `.`, `(` and `)`.
@@ -41,14 +46,14 @@ enum PhoneRule {
     }
   }
 
-  private static func isE164(_ bytes: String.UTF8View) -> Bool {
+  private static func isE164(_ bytes: some Collection<UInt8>) -> Bool {
     guard bytes.first == UInt8(ascii: "+") else { return false }
     let digits = bytes.dropFirst()
     return e164DigitCounts.contains(digits.count) && digits.first != UInt8(ascii: "0")
       && digits.allSatisfy(ASCII.isDigit)
   }
 
-  private static func isChinaMobile(_ bytes: String.UTF8View) -> Bool {
+  private static func isChinaMobile(_ bytes: some Collection<UInt8>) -> Bool {
     guard bytes.count == chinaMobileDigitCount, bytes.allSatisfy(ASCII.isDigit) else { return false }
     let second = bytes[bytes.index(after: bytes.startIndex)]
     return bytes.first == UInt8(ascii: "1") && (UInt8(ascii: "3")...UInt8(ascii: "9")).contains(second)

@@ -34,6 +34,28 @@ enum ASCII {
     }
   }
 
+  /// The range of `bytes` without leading and trailing ASCII white space, which is all of Unicode's
+  /// `White_Space` there is in ASCII input (see `trimmingWhitespace`).
+  static func trimmingWhitespace(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    var start = 0
+    var end = bytes.count
+    while start < end, isWhitespace(bytes[start]) { start += 1 }
+    while end > start, isWhitespace(bytes[end - 1]) { end -= 1 }
+    return start..<end
+  }
+
+  /// Whether every byte is below 0x80, in one pass without branches.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var all: UInt8 = 0
+    for byte in bytes { all |= byte }
+    return all < 0x80
+  }
+
+  /// Tab, line feed, vertical tab, form feed, carriage return and space.
+  static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte &- 0x09 < 5
+  }
+
   /// A C0 control character or DEL, which a password may not contain.
   static func isControl(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x7F

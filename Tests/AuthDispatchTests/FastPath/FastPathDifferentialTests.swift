@@ -1,0 +1,116 @@
+import AuthJSON
+import AuthProtocol
+import AuthValidation
+import Synchronization
+import Testing
+
+@testable import AuthDispatch
+
+/// The fast path must answer exactly as the general path does: the same lines go through a server with it
+/// and one without, and every answer must be byte-identical. The general path is the reference; the fast
+/// path may decline any line, but must take most of the common ones (or the comparison would prove little).
+@Suite struct FastPathDifferentialTests {
+  static let lineCount = 50_000
+
+  @Test func generatedAndMutatedLinesGetByteIdenticalAnswers() throws {
+    let fast = Pair.server(fast: true)
+    let general = Pair.server(fast: false)
+    var generator = RequestLineGenerator(seed: 0x5EED_F00D)
+    var mismatches = 0
+    for _ in 0..<Self.lineCount {
+      let line = generator.line()
+      let expected = general.answers(to: line)
+      let actual = fast.answers(to: line)
+      if actual != expected {
+        mismatches += 1
+        if mismatches <= 5 {
+          Issue.record(
+            """
+            line: \(String(decoding: line, as: UTF8.self))
+            fast:    \(String(decoding: actual, as: UTF8.self))
+            general: \(String(decoding: expected, as: UTF8.self))
+            """)
+        }
+      }
+    }
+    #expect(mismatches == 0)
+    // Not vacuous: the fast path answered most lines, and left some to the general path.
+    let answeredFast = fast.sender.fastAnswers
+    #expect(answeredFast > Self.lineCount / 4, "the fast path answered \(answeredFast) lines")
+    #expect(answeredFast < Self.lineCount - Self.lineCount / 10)
+  }
+
+  @Test func everyBenchShapedLineTakesTheFastPath() {
+    let fast = Pair.server(fast: true)
+    let form = #""username":"alice_01","password":"Tr4nslucent-0wl!","email":"alice@example.com""#
+    let lines = [
+      #"{"jsonrpc":"2.0","id":1,"method":"validate","params":{"# + form + "}}",
+      #"{"jsonrpc":"2.0","id":"x","method":"validate","params":{"username":" \tBob \n","locale":"zh-Hans"}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"validate","params":{"nickname":"al"}}"#,
+      #"{"jsonrpc":"2.0","id":3,"method":"validate","params":{"username":5}}"#,
+      #"{"jsonrpc":"2.0","id":4,"method":"validateAll","params":{"username":"alice"}}"#,
+      #"[{"jsonrpc":"2.0","id":5,"method":"validate","params":{"phone":"138 0013 8000"}},"#
+        + #"{"jsonrpc":"2.0","id":6,"method":"validate"}]"#,
+    ]
+    for line in lines { _ = fast.answers(to: Array(line.utf8)) }
+    #expect(fast.sender.fastAnswers == lines.count)
+  }
+}
+
+/// One server and what it sent for each line.
+private struct Pair {
+  let server: Server
+  let sender: RecordingSender
+
+  static func server(fast: Bool) -> Pair {
+    let validators = ProfileValidators(policies: policies)
+    var registry = MethodRegistry()
+    registry.register(ValidateMethod(validators: validators))
+    registry.register(DiscoverMethod())
+    let sender = RecordingSender()
+    let server = Server(
+      registry: registry, sender: sender, errors: ErrorTranslator(), fastValidators: fast ? validators : nil)
+    return Pair(server: server, sender: sender)
+  }
+
+  /// Profiles with each kind of policy: the defaults, the classic preset, other limits and code length,
+  /// and a username pattern (which the fast path leaves to the general one).
+  static let policies: [String: ValidationPolicy] = [
+    "default": .standard,
+    "work": .classic,
+    // swift-format-ignore
+    "short": try! ValidationPolicy(
+      passwordMinLength: 4, passwordMaxLength: 12, usernameMinLength: 1, usernameMaxLength: 8, emailUnicode: false
+    ).withCodeLength(8),
+    "pattern": try! ValidationPolicy(usernamePattern: "[a-z]+"),
+  ]
+
+  /// Every byte the server sent in answer to `line`.
+  func answers(to line: [UInt8]) -> [UInt8] {
+    line.withUnsafeBufferPointer { server.receive($0) }
+    return sender.take()
+  }
+}
+
+/// Keeps the bytes of every message sent, as the output writer would frame them, and counts the ones the
+/// fast path wrote (only it sends `.encoded` messages).
+private final class RecordingSender: MessageSender {
+  private let state = Mutex<(bytes: [UInt8], fast: Int)>(([], 0))
+
+  func send(_ message: OutgoingMessage) {
+    state.withLock { state in
+      message.encode(into: &state.bytes)
+      state.bytes.append(0x0A)
+      if case .encoded = message { state.fast += 1 }
+    }
+  }
+
+  func take() -> [UInt8] {
+    state.withLock { state in
+      defer { state.bytes = [] }
+      return state.bytes
+    }
+  }
+
+  var fastAnswers: Int { state.withLock { $0.fast } }
+}
