@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchlib.conformance import conformance
-from benchlib.measure import RoundTrips, Workload, cold_start, send_and_read, throughput, with_server
+from benchlib.measure import RoundTrips, Workload, cold_start, idle_rss, send_and_read, throughput, with_server
+from benchlib.reference import build_reference
 from benchlib.report import Tally, bars, figures, problem_lines, ratios, table
 from benchlib.servers import Implementation, ServerFailure
 
@@ -44,6 +45,7 @@ RESULTS = BENCH / "results"  # git-ignored
 @dataclass(frozen=True)
 class Plan:
     cold_runs: int  # per implementation, interleaved A B C A B C …
+    idle_runs: int  # idle RSS samples per implementation, the median reported
     requests: int  # timed pipelined requests per throughput run
     warmup: int  # untimed pipelined requests before them
     rounds: int  # throughput runs per implementation, interleaved; the median is reported
@@ -52,8 +54,8 @@ class Plan:
     round_trip_block: int  # round trips in a row before switching to the next implementation
 
 
-FULL = Plan(40, 100_000, 2_000, 3, 5_000, 500, 250)
-QUICK = Plan(5, 3_000, 200, 1, 300, 50, 100)
+FULL = Plan(40, 5, 100_000, 2_000, 3, 5_000, 500, 250)
+QUICK = Plan(5, 1, 3_000, 200, 1, 300, 50, 100)
 
 
 def main():
@@ -61,14 +63,18 @@ def main():
     plan = QUICK if args.quick else FULL
     machine = describe_machine()
     binary, build_problem = locate_sidecar(args)
-    impls = implementations(binary, built=not args.sidecar)
+    reference, reference_problem = build_reference(args.scratch_path / "reference")
+    impls = implementations(binary, reference, built=not args.sidecar)
     tallies = {impl.name: Tally(impl.name, impl.label) for impl in impls}
     if build_problem:
         tallies["sidecar"].failure = build_problem
+    if reference_problem:
+        tallies["c"].failure = reference_problem
     with stderr_files(impls) as stderr:
         session = Session(impls, tallies, stderr)
         session.check_answers()
         session.measure_cold_start(plan.cold_runs)
+        session.measure_idle_rss(plan.idle_runs)
         session.measure_throughput(plan)
         session.measure_latency(plan)
         session.print_stderr_of_failures()
@@ -133,11 +139,12 @@ def locate_sidecar(args):
     return binary, None
 
 
-def implementations(binary, built):
+def implementations(binary, reference, built):
     node = shutil.which("node") or "node"
     sidecar_label = "Swift, release, --static-swift-stdlib" if built else f"the binary {binary}"
     return [
         Implementation("sidecar", (str(binary),), sidecar_label),
+        Implementation("c", (str(reference),), "C reference (bench/reference), cc -O2, libc only"),
         Implementation(
             "python",
             (sys.executable, str(PEER_DIR / "python_asyncio_server.py")),
@@ -223,6 +230,20 @@ class Session:
         tally.cold_seconds.append(seconds)
         if problem:
             tally.note("cold start", problem)
+
+    def measure_idle_rss(self, runs):
+        print(f"idle RSS: {runs} runs each …", flush=True)
+        for _ in range(runs):
+            for impl in self.live():
+                self.attempt(impl, "idle RSS", self._idle_rss_once, impl)
+
+    def _idle_rss_once(self, impl):
+        rss, problem = idle_rss(impl, self.stderr[impl.name])
+        tally = self.tallies[impl.name]
+        if rss is not None:
+            tally.idle_rss_bytes.append(rss)
+        if problem:
+            tally.note("idle RSS", problem)
 
     def measure_throughput(self, plan):
         print(f"throughput: {plan.rounds} × {plan.requests:,} pipelined requests each, interleaved …", flush=True)
@@ -311,7 +332,8 @@ def report(tallies, harness, machine, plan, mode):
         print(f"{tally.name:8} {tally.label}")
     print()
     print(table(tallies, all_figures, all_ratios))
-    print("(vs python, vs node: how many times better the sidecar is on that figure)")
+    print("(sidecar ÷ c: the sidecar's figure divided by the C reference's, measured in the same run;")
+    print(" vs python, vs node: how many times better the sidecar is on that figure)")
     print("harness alone (cat as the server): cold start {:.2f} ms, {:,.0f} lines/s".format(
         harness.get("spawn_floor_ms", float("nan")), harness.get("ceiling_lines_per_s", float("nan"))))
     print()
