@@ -4,7 +4,7 @@
     python3 bench/run.py            # the full run (about 30 s on 2 cores, plus the build)
     python3 bench/run.py --quick    # a smoke test with small counts
 
-Builds the sidecar (swift build -c release --static-swift-stdlib), checks every implementation's
+Builds the sidecar (scripts/build-release, the shipped recipe) and the C reference, checks every implementation's
 answers against the rules, then measures cold start, pipelined throughput, sequential round-trip
 latency and peak RSS, interleaving the implementations so that drift in the machine's load hits all
 three alike. Prints the figures, the sidecar's ratios to each peer and the product's performance bars.
@@ -33,6 +33,8 @@ from pathlib import Path
 from benchlib.conformance import conformance
 from benchlib.measure import RoundTrips, Workload, cold_start, idle_rss, send_and_read, throughput, with_server
 from benchlib.reference import build_reference
+from benchlib.release import LABEL as RELEASE_LABEL
+from benchlib.release import build_release
 from benchlib.report import Tally, bars, figures, problem_lines, ratios, table
 from benchlib.servers import Implementation, ServerFailure
 
@@ -124,24 +126,12 @@ def locate_sidecar(args):
     """Returns (path of the binary, None) or (None, why there is none)."""
     if args.sidecar:
         return args.sidecar.resolve(), None
-    swift = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", str(args.scratch_path)]
-    print(f"building: {' '.join(swift)} --product auth-sidecar", flush=True)
-    started = time.monotonic()
-    try:
-        built = subprocess.run(swift + ["--product", "auth-sidecar"], cwd=ROOT, capture_output=True, text=True)
-        if built.returncode != 0:
-            return None, "build failed:\n" + tail(built.stdout + built.stderr)
-        shown = subprocess.run(swift + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as error:
-        return None, f"build failed: {error}"
-    binary = Path(shown.stdout.strip()) / "auth-sidecar"
-    print(f"built in {time.monotonic() - started:.1f} s: {binary}")
-    return binary, None
+    return build_release(args.scratch_path)
 
 
 def implementations(binary, reference, built):
     node = shutil.which("node") or "node"
-    sidecar_label = "Swift, release, --static-swift-stdlib" if built else f"the binary {binary}"
+    sidecar_label = RELEASE_LABEL if built else f"the binary {binary}"
     return [
         Implementation("sidecar", (str(binary),), sidecar_label),
         Implementation("c", (str(reference),), "C reference (bench/reference), cc -O2, libc only"),
