@@ -62,7 +62,8 @@ let package = Package(
     .testTarget(name: "AuthTransportTests", dependencies: ["AuthTransport", "AuthProtocol", "AuthJSON"]),
 
     // MARK: AuthValidation — username, email, phone, password and account rules, en and zh-Hans
-    .target(name: "AuthValidation"),
+    // CommonPasswords.txt is the source scripts/generate-common-passwords packs into CommonPasswordTable.swift.
+    .target(name: "AuthValidation", exclude: ["CommonPasswords.txt"]),
     .testTarget(name: "AuthValidationTests", dependencies: ["AuthValidation"]),
 
     // MARK: AuthConfig — the profiles config file

@@ -4,7 +4,7 @@
     python3 bench/run.py            # the full run (about 30 s on 2 cores, plus the build)
     python3 bench/run.py --quick    # a smoke test with small counts
 
-Builds the sidecar (swift build -c release --static-swift-stdlib), checks every implementation's
+Builds the sidecar (scripts/build-release, the shipped recipe) and the C reference, checks every implementation's
 answers against the rules, then measures cold start, pipelined throughput, sequential round-trip
 latency and peak RSS, interleaving the implementations so that drift in the machine's load hits all
 three alike. Prints the figures, the sidecar's ratios to each peer and the product's performance bars.
@@ -31,7 +31,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchlib.conformance import conformance
-from benchlib.measure import RoundTrips, Workload, cold_start, send_and_read, throughput, with_server
+from benchlib.measure import RoundTrips, Workload, cold_start, idle_rss, send_and_read, throughput, with_server
+from benchlib.reference import build_reference
+from benchlib.release import LABEL as RELEASE_LABEL
+from benchlib.release import build_release
 from benchlib.report import Tally, bars, figures, problem_lines, ratios, table
 from benchlib.servers import Implementation, ServerFailure
 
@@ -44,6 +47,7 @@ RESULTS = BENCH / "results"  # git-ignored
 @dataclass(frozen=True)
 class Plan:
     cold_runs: int  # per implementation, interleaved A B C A B C …
+    idle_runs: int  # idle RSS samples per implementation, the median reported
     requests: int  # timed pipelined requests per throughput run
     warmup: int  # untimed pipelined requests before them
     rounds: int  # throughput runs per implementation, interleaved; the median is reported
@@ -52,8 +56,8 @@ class Plan:
     round_trip_block: int  # round trips in a row before switching to the next implementation
 
 
-FULL = Plan(40, 100_000, 2_000, 3, 5_000, 500, 250)
-QUICK = Plan(5, 3_000, 200, 1, 300, 50, 100)
+FULL = Plan(40, 5, 100_000, 2_000, 3, 5_000, 500, 250)
+QUICK = Plan(5, 1, 3_000, 200, 1, 300, 50, 100)
 
 
 def main():
@@ -61,14 +65,18 @@ def main():
     plan = QUICK if args.quick else FULL
     machine = describe_machine()
     binary, build_problem = locate_sidecar(args)
-    impls = implementations(binary, built=not args.sidecar)
+    reference, reference_problem = build_reference(args.scratch_path / "reference")
+    impls = implementations(binary, reference, built=not args.sidecar)
     tallies = {impl.name: Tally(impl.name, impl.label) for impl in impls}
     if build_problem:
         tallies["sidecar"].failure = build_problem
+    if reference_problem:
+        tallies["c"].failure = reference_problem
     with stderr_files(impls) as stderr:
         session = Session(impls, tallies, stderr)
         session.check_answers()
         session.measure_cold_start(plan.cold_runs)
+        session.measure_idle_rss(plan.idle_runs)
         session.measure_throughput(plan)
         session.measure_latency(plan)
         session.print_stderr_of_failures()
@@ -118,26 +126,15 @@ def locate_sidecar(args):
     """Returns (path of the binary, None) or (None, why there is none)."""
     if args.sidecar:
         return args.sidecar.resolve(), None
-    swift = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", str(args.scratch_path)]
-    print(f"building: {' '.join(swift)} --product auth-sidecar", flush=True)
-    started = time.monotonic()
-    try:
-        built = subprocess.run(swift + ["--product", "auth-sidecar"], cwd=ROOT, capture_output=True, text=True)
-        if built.returncode != 0:
-            return None, "build failed:\n" + tail(built.stdout + built.stderr)
-        shown = subprocess.run(swift + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError) as error:
-        return None, f"build failed: {error}"
-    binary = Path(shown.stdout.strip()) / "auth-sidecar"
-    print(f"built in {time.monotonic() - started:.1f} s: {binary}")
-    return binary, None
+    return build_release(args.scratch_path)
 
 
-def implementations(binary, built):
+def implementations(binary, reference, built):
     node = shutil.which("node") or "node"
-    sidecar_label = "Swift, release, --static-swift-stdlib" if built else f"the binary {binary}"
+    sidecar_label = RELEASE_LABEL if built else f"the binary {binary}"
     return [
         Implementation("sidecar", (str(binary),), sidecar_label),
+        Implementation("c", (str(reference),), "C reference (bench/reference), cc -O2, libc only"),
         Implementation(
             "python",
             (sys.executable, str(PEER_DIR / "python_asyncio_server.py")),
@@ -223,6 +220,20 @@ class Session:
         tally.cold_seconds.append(seconds)
         if problem:
             tally.note("cold start", problem)
+
+    def measure_idle_rss(self, runs):
+        print(f"idle RSS: {runs} runs each …", flush=True)
+        for _ in range(runs):
+            for impl in self.live():
+                self.attempt(impl, "idle RSS", self._idle_rss_once, impl)
+
+    def _idle_rss_once(self, impl):
+        rss, problem = idle_rss(impl, self.stderr[impl.name])
+        tally = self.tallies[impl.name]
+        if rss is not None:
+            tally.idle_rss_bytes.append(rss)
+        if problem:
+            tally.note("idle RSS", problem)
 
     def measure_throughput(self, plan):
         print(f"throughput: {plan.rounds} × {plan.requests:,} pipelined requests each, interleaved …", flush=True)
@@ -311,7 +322,8 @@ def report(tallies, harness, machine, plan, mode):
         print(f"{tally.name:8} {tally.label}")
     print()
     print(table(tallies, all_figures, all_ratios))
-    print("(vs python, vs node: how many times better the sidecar is on that figure)")
+    print("(sidecar ÷ c: the sidecar's figure divided by the C reference's, measured in the same run;")
+    print(" vs python, vs node: how many times better the sidecar is on that figure)")
     print("harness alone (cat as the server): cold start {:.2f} ms, {:,.0f} lines/s".format(
         harness.get("spawn_floor_ms", float("nan")), harness.get("ceiling_lines_per_s", float("nan"))))
     print()

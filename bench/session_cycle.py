@@ -39,6 +39,8 @@ import threading
 import time
 from pathlib import Path
 
+from benchlib.release import build_release
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 RESULTS = BENCH / "results"  # git-ignored
@@ -72,15 +74,9 @@ def parse_arguments():
 
 
 def build(scratch_path):
-    swift = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", str(scratch_path)]
-    print(f"building: {' '.join(swift)} --product auth-sidecar", flush=True)
-    started = time.monotonic()
-    built = subprocess.run(swift + ["--product", "auth-sidecar"], cwd=ROOT, capture_output=True, text=True)
-    if built.returncode != 0:
-        raise Broken("build failed:\n" + "\n".join((built.stdout + built.stderr).splitlines()[-30:]))
-    shown = subprocess.run(swift + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    binary = Path(shown.stdout.strip()) / "auth-sidecar"
-    print(f"built in {time.monotonic() - started:.1f} s: {binary}", flush=True)
+    binary, problem = build_release(scratch_path)
+    if problem:
+        raise Broken(problem)
     return binary
 
 

@@ -1,16 +1,13 @@
 import Glibc
 
-/// The process environment, reduced to what config resolution reads.
+/// The process environment, as config resolution reads it.
 package enum ConfigEnvironment {
-  /// The variables in ``ConfigLocation/environmentVariables`` that are set, read with `getenv`.
+  /// The value of `name`, read with `getenv` when it is asked for.
   ///
-  /// Only these few are copied: the loader needs no others, and a dictionary of the whole environment would
-  /// carry unrelated secrets (`AUTH_SIDECAR_KEY`, tokens of other tools) through more code than necessary.
-  package static func current() -> [String: String] {
-    var environment: [String: String] = [:]
-    for name in ConfigLocation.environmentVariables {
-      if let value = getenv(name) { environment[name] = String(cString: value) }
-    }
-    return environment
+  /// No dictionary of the environment is built: start-up reads only the one to three variables config resolution
+  /// needs, and a copy of the whole environment would carry unrelated secrets (`AUTH_SIDECAR_KEY`, tokens of other
+  /// tools) through more code than necessary.
+  package static func variable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
   }
 }

@@ -14,10 +14,12 @@ package enum ConfigLoader {
   /// A file named by `--config` or `AUTH_SIDECAR_CONFIG` must exist. When the default location holds no file,
   /// the result is ``SidecarConfig/builtInDefault``; a file that exists there but cannot be read is an error,
   /// since falling back would quietly ignore the user's settings.
-  /// - Parameter environment: at least the variables in ``ConfigLocation/environmentVariables`` that are set;
-  ///   ``ConfigEnvironment/current()`` gives the process's own.
+  /// - Parameter environment: the value of an environment variable, or nil when it is unset;
+  ///   ``ConfigEnvironment/variable(_:)`` reads the process's own.
   /// - Throws: `ConfigError`.
-  package static func load(explicitPath: String?, environment: [String: String]) throws(ConfigError) -> SidecarConfig {
+  package static func load(
+    explicitPath: String?, environment: (String) -> String?
+  ) throws(ConfigError) -> SidecarConfig {
     guard let location = ConfigLocation.resolve(explicitPath: explicitPath, environment: environment) else {
       return .builtInDefault
     }
@@ -30,6 +32,12 @@ package enum ConfigLoader {
       throw ConfigError(kind: .fileNotFound, file: location.path, message: "file not found (named by \(namedBy))")
     }
     return try parse(bytes, source: .file(location.path))
+  }
+
+  /// ``load(explicitPath:environment:)`` with at least the variables in ``ConfigLocation/environmentVariables``
+  /// that are set, in a dictionary.
+  package static func load(explicitPath: String?, environment: [String: String]) throws(ConfigError) -> SidecarConfig {
+    try load(explicitPath: explicitPath) { environment[$0] }
   }
 
   /// Parses a config document.

@@ -34,18 +34,25 @@ package struct ConfigLocation: Sendable, Equatable {
   /// tried after it), and a relative `XDG_CONFIG_HOME` or `HOME` is ignored, since it would make the config depend
   /// on the working directory. An empty `--config` value is kept: the caller reports it rather than guessing.
   /// - Returns: nil when neither a path nor a usable `XDG_CONFIG_HOME` or `HOME` is given.
-  package static func resolve(explicitPath: String?, environment: [String: String]) -> ConfigLocation? {
+  /// - Parameter environment: the value of a variable, or nil when it is unset; asked only for the variables the
+  ///   answer depends on, in the order above.
+  package static func resolve(explicitPath: String?, environment: (String) -> String?) -> ConfigLocation? {
     if let explicitPath { return ConfigLocation(path: explicitPath, origin: .flag) }
-    if let path = environment[environmentVariable], !path.isEmpty {
+    if let path = environment(environmentVariable), !path.isEmpty {
       return ConfigLocation(path: path, origin: .environment)
     }
-    if let base = absoluteDirectory(environment["XDG_CONFIG_HOME"]) {
+    if let xdgConfigHome = environment("XDG_CONFIG_HOME"), let base = absoluteDirectory(xdgConfigHome) {
       return ConfigLocation(path: base + "/" + relativePath, origin: .xdgConfigHome)
     }
-    if let home = absoluteDirectory(environment["HOME"]) {
+    if let home = absoluteDirectory(environment("HOME")) {
       return ConfigLocation(path: home + "/.config/" + relativePath, origin: .home)
     }
     return nil
+  }
+
+  /// ``resolve(explicitPath:environment:)`` with the variables in a dictionary.
+  package static func resolve(explicitPath: String?, environment: [String: String]) -> ConfigLocation? {
+    resolve(explicitPath: explicitPath) { environment[$0] }
   }
 
   /// The directory without trailing slashes (so paths print cleanly), or nil when unset, empty or relative.

@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import CProcessControl
 import Dispatch
 import Synchronization
 
@@ -12,8 +13,13 @@ import Synchronization
 /// The cooperative pool has one thread per core — two here — and on Linux it shares its
 /// threads with Dispatch's global queues. A 137 ms KDF or a 10 s busy wait there stalls every
 /// other task and every timer; on a pool thread of its own it delays only its own request.
+///
+/// These threads also run at the lowest priority (nice 19): four logins hashing at once on two
+/// cores would otherwise take most of the CPU from the reader and the inline methods, and
+/// `validate`, called on every keystroke, would fall to a quarter of its rate. A hash that waits
+/// for a free core costs a login a little latency; a stalled `validate` costs every keystroke.
 package enum Blocking {
-  private static let pool = ThreadPool(maxThreads: 8)
+  private static let pool = ThreadPool(maxThreads: 8, nice: 19)
 
   package static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
@@ -34,11 +40,16 @@ final class ThreadPool: Sendable {
   }
 
   private let maxThreads: Int
+  /// The scheduling priority of the workers (0 to 19, higher runs less), 0 to keep the process's.
+  private let nice: Int32
   private let state = Mutex(State())
   /// Counts queued jobs; idle workers sleep on it.
   private let queued = DispatchSemaphore(value: 0)
 
-  init(maxThreads: Int) { self.maxThreads = maxThreads }
+  init(maxThreads: Int, nice: Int32 = 0) {
+    self.maxThreads = maxThreads
+    self.nice = nice
+  }
 
   func submit(_ job: @escaping Job) {
     let spawn = state.withLock { state in
@@ -68,6 +79,8 @@ final class ThreadPool: Sendable {
   }
 
   private func work() {
+    // Best effort: a system that refuses leaves the worker at the process's priority, which is only slower.
+    if nice > 0 { _ = auth_set_thread_nice(nice) }
     while true {
       state.withLock { $0.idle += 1 }
       queued.wait()

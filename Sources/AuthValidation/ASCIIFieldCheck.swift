@@ -74,7 +74,7 @@ extension Validator {
     case .password:
       let codes = passwordRule.codes(
         PasswordRule.Scan(text), purpose: purpose,
-        isCommon: { CommonPasswordFilter.contains(text) },
+        isCommon: { CommonPasswords.contains(utf8: UnsafeRawBufferPointer(text)) },
         hasNonASCIILetter: { false })
       return ASCIIFieldVerdict(field, codes, .none)
     }

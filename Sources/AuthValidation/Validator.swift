@@ -1,6 +1,6 @@
 /// Checks `validate` input against a profile's policy. Pure, allocation-light and `Sendable`.
 ///
-/// Build one per policy and keep it: construction renders the policy's messages (reused for the
+/// Build one per policy and keep it: its messages are rendered once per locale, on first need (shared for the
 /// default limits, so `Validator()` is cheap too), and `validate` then only scans bytes.
 package struct Validator: Sendable {
   package let policy: ValidationPolicy

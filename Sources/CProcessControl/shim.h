@@ -29,4 +29,19 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 static inline int auth_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
   return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
+/* Lowers the calling thread's scheduling priority to `nice` (0-19, higher is lower). On Linux nice is a property
+   of each thread, and setpriority(PRIO_PROCESS, tid) sets only that thread, so the other threads of the process
+   keep theirs. gettid is declared only under _GNU_SOURCE, hence the raw system call. */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int auth_set_thread_nice(int nice) {
+#if defined(__linux__)
+  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+#else
+  (void)nice;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
 #endif

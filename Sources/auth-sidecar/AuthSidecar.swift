@@ -62,7 +62,7 @@ enum AuthSidecar {
   /// The config, or exit 78 (EX_CONFIG) with the reason: a bad config is never half-applied.
   static func loadConfig(_ options: SidecarOptions) -> SidecarConfig {
     do {
-      return try ConfigLoader.load(explicitPath: options.configPath, environment: ConfigEnvironment.current())
+      return try ConfigLoader.load(explicitPath: options.configPath, environment: ConfigEnvironment.variable)
     } catch {
       Logger.standardError("auth-sidecar: config error: \(error)\n")
       exit(78)

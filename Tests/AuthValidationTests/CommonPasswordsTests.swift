@@ -14,20 +14,34 @@ import Testing
 
   @Test func listCoversTheStandardMinimumWell() {
     #expect(CommonPasswords.entries.count(where: { $0.unicodeScalars.count >= 8 }) >= 250)
-    #expect(CommonPasswords.set.count == CommonPasswords.entries.count)
   }
 
   @Test func maxLengthIsTheLongestEntry() {
     #expect(CommonPasswords.maxLength == CommonPasswords.entries.map(\.utf8.count).max())
   }
 
+  /// The binary search finds every entry (the first and last of each length included), in any ASCII case.
+  @Test func everyEntryIsFound() {
+    for entry in CommonPasswords.entries {
+      #expect(CommonPasswords.contains(entry), "\(entry)")
+      #expect(CommonPasswords.contains(entry.uppercased()), "\(entry)")
+    }
+  }
+
   @Test(arguments: ["password", "PASSWORD", "Password1", "iLoveYou", "QWERTYUIOP", "WoAiNi1314", "123456"])
   func lookupIgnoresASCIICase(password: String) {
     #expect(CommonPasswords.contains(password))
+    var bytes = Array(password.utf8)
+    #expect(bytes.withUnsafeMutableBytes { CommonPasswords.contains(utf8: UnsafeRawBufferPointer($0)) })
   }
 
-  @Test(arguments: ["", "passwordpassword-not-listed", "pässword", "password ", "correct horse battery staple"])
+  @Test(arguments: [
+    "", "passwordpassword-not-listed", "pässword", "password ", "correct horse battery staple", "passwore", "0",
+    "~~~~~~~~", "00000000000000000",
+  ])
   func otherPasswordsAreNotListed(password: String) {
     #expect(!CommonPasswords.contains(password))
+    var bytes = Array(password.utf8)
+    #expect(!bytes.withUnsafeMutableBytes { CommonPasswords.contains(utf8: UnsafeRawBufferPointer($0)) })
   }
 }

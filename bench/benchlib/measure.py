@@ -39,6 +39,20 @@ def cold_start(impl, stderr):
     return elapsed, problem_of(line, COLD_START, 1)
 
 
+def idle_rss(impl, stderr, settle_seconds=0.1):
+    """Spawn → one `validate` → its answer → a short pause → VmRSS, while the server waits for more input.
+
+    Returns (bytes or None without /proc, problem)."""
+
+    def work(server):
+        line = send_and_read(server, COLD_START.request(1))
+        time.sleep(settle_seconds)  # whatever the answer set off (a flush, a freed buffer) has happened
+        return line, server.rss()
+
+    (line, rss), _ = with_server(impl, stderr, work, sample_rss=False)
+    return rss, problem_of(line, COLD_START, 1)
+
+
 def send_and_read(server, request):
     server.send(request)
     return server.read_line()

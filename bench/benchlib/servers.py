@@ -127,10 +127,17 @@ class Server:
 
         Not wait4's ru_maxrss: Linux carries the pre-exec high-water mark across execve, so a child
         forked from this runner would report at least the runner's own RSS."""
+        return self._status_bytes(b"VmHWM:")
+
+    def rss(self):
+        """The resident set now, in bytes (VmRSS), or None without /proc."""
+        return self._status_bytes(b"VmRSS:")
+
+    def _status_bytes(self, key):
         try:
             with open(f"/proc/{self.proc.pid}/status", "rb") as status:
                 for line in status:
-                    if line.startswith(b"VmHWM:"):
+                    if line.startswith(key):
                         return int(line.split()[1]) * 1024  # kB
         except OSError:
             pass

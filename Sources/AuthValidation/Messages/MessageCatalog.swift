@@ -1,37 +1,47 @@
-/// Every message a validator can report, rendered once per policy so that a failing field costs a table
+import Synchronization
+
+/// Every message a validator can report, rendered once per policy and locale so that a failing field costs a table
 /// read rather than string formatting on each request.
+///
+/// A locale's table is rendered the first time one of its messages is needed, not when the validator is built: a
+/// host that never sends a failing field, or never asks for `zh-Hans`, never pays for rendering it, and start-up
+/// pays for neither.
 struct MessageCatalog: Sendable {
+  /// The limits of the default policy, which most profiles keep.
+  static let standardLimits = MessageLimits(policy: .standard)
   /// The catalog of the default limits, shared by every validator whose policy quotes the same numbers.
-  static let standard = MessageCatalog(limits: MessageLimits(policy: .standard))
+  static let standard = MessageCatalog(limits: standardLimits)
 
   private static let codes = ValidationCode.allCases
   private static let subjectCount = MessageSubject.allCases.count
 
   let limits: MessageLimits
-  /// Indexed by locale, then subject, then code (``index(_:_:_:)``).
-  private let table: [String]
+  private let tables: LocaleTables
 
   init(limits: MessageLimits) {
     self.limits = limits
-    var table = [String](repeating: "", count: MessageLocale.allCases.count * Self.subjectCount * Self.codes.count)
-    for locale in MessageLocale.allCases {
-      for subject in MessageSubject.allCases {
-        for code in Self.codes {
-          table[Self.index(code, subject, locale)] = Self.render(code, for: subject, limits: limits, locale: locale)
-        }
-      }
-    }
-    self.table = table
+    tables = LocaleTables()
   }
 
   /// The catalog for `policy`, reusing ``standard`` when the numbers are the same.
   static func forPolicy(_ policy: ValidationPolicy) -> MessageCatalog {
     let limits = MessageLimits(policy: policy)
-    return limits == standard.limits ? standard : MessageCatalog(limits: limits)
+    return limits == standardLimits ? standard : MessageCatalog(limits: limits)
   }
 
   func message(_ code: ValidationCode, for subject: MessageSubject, locale: MessageLocale) -> String {
-    table[Self.index(code, subject, locale)]
+    tables.message(at: Self.index(code, subject), locale: locale) { Self.renderTable(limits: limits, locale: locale) }
+  }
+
+  /// One locale's messages, indexed by subject, then code (``index(_:_:)``).
+  private static func renderTable(limits: MessageLimits, locale: MessageLocale) -> [String] {
+    var table = [String](repeating: "", count: subjectCount * codes.count)
+    for subject in MessageSubject.allCases {
+      for code in codes {
+        table[index(code, subject)] = render(code, for: subject, limits: limits, locale: locale)
+      }
+    }
+    return table
   }
 
   static func render(
@@ -46,13 +56,8 @@ struct MessageCatalog: Sendable {
     }
   }
 
-  private static func index(_ code: ValidationCode, _ subject: MessageSubject, _ locale: MessageLocale) -> Int {
-    let localeIndex =
-      switch locale {
-      case .en: 0
-      case .zhHans: 1
-      }
-    return (localeIndex * subjectCount + subject.rawValue) * codes.count + codeIndex(code)
+  private static func index(_ code: ValidationCode, _ subject: MessageSubject) -> Int {
+    subject.rawValue * codes.count + codeIndex(code)
   }
 
   private static func codeIndex(_ code: ValidationCode) -> Int {
@@ -65,6 +70,28 @@ struct MessageCatalog: Sendable {
     case .missingLetter: 5
     case .missingDigit: 6
     case .tooCommon: 7
+    }
+  }
+}
+
+/// The rendered table of each locale, filled on first use; shared by the copies of one catalog.
+private final class LocaleTables: Sendable {
+  private let english = Mutex<[String]?>(nil)
+  private let chinese = Mutex<[String]?>(nil)
+
+  func message(at index: Int, locale: MessageLocale, render: () -> [String]) -> String {
+    switch locale {
+    case .en: Self.message(at: index, in: english, render: render)
+    case .zhHans: Self.message(at: index, in: chinese, render: render)
+    }
+  }
+
+  private static func message(at index: Int, in table: borrowing Mutex<[String]?>, render: () -> [String]) -> String {
+    table.withLock { table in
+      if let table { return table[index] }
+      let rendered = render()
+      table = rendered
+      return rendered[index]
     }
   }
 }

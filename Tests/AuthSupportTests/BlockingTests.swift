@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Testing
+
+@testable import AuthSupport
+
+@Suite struct BlockingTests {
+  /// The nice value of the calling thread: on Linux, PRIO_PROCESS with 0 names the calling thread, not the process.
+  static func currentNice() -> Int32 {
+    errno = 0
+    return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+  }
+
+  @Test func blockingWorkRunsAtTheLowestPriorityAndLeavesTheCallerAlone() async throws {
+    let callerBefore = Self.currentNice()
+    let worker = try await Blocking.run { Self.currentNice() }
+    #expect(worker == 19)
+    #expect(Self.currentNice() == callerBefore)
+    #expect(callerBefore < 19)
+  }
+
+  @Test func aPoolWithoutNiceKeepsTheProcessPriority() async {
+    let pool = ThreadPool(maxThreads: 1)
+    let process = Self.currentNice()
+    let worker = await withCheckedContinuation { continuation in
+      pool.submit { continuation.resume(returning: Self.currentNice()) }
+    }
+    #expect(worker == process)
+  }
+}
