@@ -102,17 +102,19 @@ package final class Store: Sendable {
   }
 
   /// Empties the WAL of the secrets an `afterReturning` write removed, then starts the next WAL so that the next
-  /// commit syncs once (see `SQLiteConnection.startWAL`). Waits for the store like a write.
-  /// - Returns: false when nothing was pending or another process still reads an old snapshot (the scrub then
-  ///   stays pending).
+  /// commit syncs once (see `WALScrub`). Reads and writes meanwhile do not wait for it in this process (a write
+  /// may wait in SQLite's busy handler).
+  /// - Returns: false when nothing was pending or the WAL could not be emptied (the scrub then stays pending).
   @discardableResult
   package func scrubPendingSecrets() -> Bool {
-    state.withLock { open in
-      guard open.scrubPending, let connection = open.connection else { return false }
-      open.scrubPending = (try? connection.checkpointTruncatingWAL()) != true
-      if !open.scrubPending { try? connection.startWAL() }
-      return !open.scrubPending
+    let pending = state.withLock { open -> FileSystem.Identity? in
+      defer { open.scrubPending = false }
+      return open.scrubPending ? open.identity : nil
     }
+    guard let pending else { return false }
+    let scrubbed = WALScrub.run(path: databasePath, identity: pending)
+    if !scrubbed { state.withLock { if $0.identity == pending { $0.scrubPending = true } } }
+    return scrubbed
   }
 
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
