@@ -22,6 +22,9 @@ package final class Store: Sendable {
 
   private let sealer: Sealer
   private let state: Mutex<OpenDatabase>
+  /// One scrub at a time in this process: SQLite refuses a second checkpoint at once (SQLITE_BUSY, without waiting),
+  /// and a logout must not answer because a deferred scrub on the other connection was still running.
+  private let scrubbing = Mutex(())
 
   /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
   /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
@@ -112,7 +115,7 @@ package final class Store: Sendable {
       return open.scrubPending ? open.identity : nil
     }
     guard let pending else { return false }
-    let scrubbed = WALScrub.run(path: databasePath, identity: pending)
+    let scrubbed = scrubbing.withLock { _ in WALScrub.run(path: databasePath, identity: pending) }
     if !scrubbed { state.withLock { if $0.identity == pending { $0.scrubPending = true } } }
     return scrubbed
   }
@@ -148,7 +151,9 @@ package final class Store: Sendable {
           open.scrubPending = true
           // The write is committed and stays acknowledged: a WAL that another process keeps busy is
           // emptied by the next secret-removing write, the last close or the next open instead.
-          if scrub == .beforeReturning { open.scrubPending = (try? connection.checkpointTruncatingWAL()) != true }
+          if scrub == .beforeReturning {
+            open.scrubPending = scrubbing.withLock { _ in (try? connection.checkpointTruncatingWAL()) != true }
+          }
         }
       } catch {
         connection.scrubAfterCommit = false
