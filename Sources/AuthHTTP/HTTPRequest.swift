@@ -19,11 +19,15 @@ package struct HTTPRequest: Sendable, CustomStringConvertible {
   /// reached the server (refused, DNS) are retried regardless; a timeout, a reset, a 502 or a 504
   /// only when this is true. A refresh-token POST is not: a replayed rotation logs the user out.
   package var idempotent: Bool
+  /// The caller's bound on the whole `send`, retries and redirects included; nil (or a longer one) leaves the
+  /// client's own total timeout. A client answers `HTTPError.Code.timeout` once it passes: it is the client's
+  /// own timer, so a caller needs no deadline race (a task group and a timer per request) of its own.
+  package var timeout: Duration?
 
   /// - Parameter idempotent: nil takes it from the method (`HTTPMethod.isIdempotent`).
   package init(
     method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: [UInt8]? = nil,
-    redirects: RedirectPolicy = .refuse, idempotent: Bool? = nil
+    redirects: RedirectPolicy = .refuse, idempotent: Bool? = nil, timeout: Duration? = nil
   ) {
     self.method = method
     self.url = url
@@ -31,6 +35,7 @@ package struct HTTPRequest: Sendable, CustomStringConvertible {
     self.body = body
     self.redirects = redirects
     self.idempotent = idempotent ?? method.isIdempotent
+    self.timeout = timeout
   }
 
   /// Method and URL without query, fragment or user info: those, the headers and the body carry

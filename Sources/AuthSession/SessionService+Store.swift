@@ -43,18 +43,27 @@ extension SessionService {
     -> (stored: StoredSession, revokeAtServer: IssuedSession?)
   {
     let (now, provider) = (clock.now(), try profile(name).provider)
-    return try await Blocking.run { [stores] in
-      try stores.get().write { tx in
-        // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
-        let replaced = (try? tx.session(profile: name)) ?? nil
-        let ended = try Self.retire(replaced, by: provider, in: tx)
-        let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
-        let generation = try tx.beginSession(record, lastAccount: lastAccount)
-        let stored = StoredSession(issued, profile: name, generation: generation)
-        guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
-        return (stored, session)
-      }
-    }
+    return try await Blocking.run(
+      { [stores] in
+        try stores.get().write(scrub: .afterReturning) { tx in
+          // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
+          let replaced = (try? tx.session(profile: name)) ?? nil
+          let ended = try Self.retire(replaced, by: provider, in: tx)
+          let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
+          let generation = try tx.beginSession(record, lastAccount: lastAccount)
+          let stored = StoredSession(issued, profile: name, generation: generation)
+          guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
+          return (stored, session)
+        }
+      }, then: scrubAfterAnswering)
+  }
+
+  /// The replaced tokens of a login or a refresh leave the WAL while the answer goes out, not before it: the one
+  /// durable commit is all the answer waits for. Nothing is lost by the wait: at that moment the replaced tokens
+  /// still work at their server anyway (an access token until it expires, a replaced session until its revocation,
+  /// which also follows the answer). A logout keeps scrubbing before it answers. See `Store.ScrubTiming`.
+  var scrubAfterAnswering: @Sendable () -> Void {
+    { [stores] in _ = try? stores.get().scrubPendingSecrets() }
   }
 
   /// Stores a refresh's session in place of `current`, in one transaction. The local provider's rotation runs
@@ -65,26 +74,27 @@ extension SessionService {
   ///   refusal wrote (a reused token revokes its family) is committed.
   func storeRefreshed(_ refreshed: Refreshed, replacing current: StoredSession) async throws -> StoredSession? {
     let now = clock.now()
-    let outcome = try await Blocking.run { [stores] () throws -> Result<StoredSession?, ProviderError> in
-      do {
-        return try stores.get().write { tx in
-          let issued: IssuedSession
-          switch refreshed {
-          case .issued(let session): issued = session
-          case .rotation(let rotation):
-            switch try rotation.run(in: tx) {
-            case .success(let session): issued = session
-            case .failure(let refusal): return .failure(refusal)
+    let outcome = try await Blocking.run(
+      { [stores] () throws -> Result<StoredSession?, ProviderError> in
+        do {
+          return try stores.get().write(scrub: .afterReturning) { tx in
+            let issued: IssuedSession
+            switch refreshed {
+            case .issued(let session): issued = session
+            case .rotation(let rotation):
+              switch try rotation.run(in: tx) {
+              case .success(let session): issued = session
+              case .failure(let refusal): return .failure(refusal)
+              }
             }
+            let stored = current.replaced(by: issued)
+            guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
+            return .success(stored)
           }
-          let stored = current.replaced(by: issued)
-          guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
-          return .success(stored)
+        } catch is Discarded {
+          return .success(nil)
         }
-      } catch is Discarded {
-        return .success(nil)
-      }
-    }
+      }, then: scrubAfterAnswering)
     return try outcome.get()
   }
 

@@ -13,7 +13,8 @@ final class SQLiteConnection: @unchecked Sendable {
   let path: String
   /// The first CORRUPT/NOTADB error seen on this connection.
   private(set) var damage: StorageError?
-  /// Set by a write that removed secrets; `Store` then empties the WAL once the transaction commits.
+  /// Set by a write that removed secrets; `Store` empties the WAL of them once the transaction commits, at the
+  /// time the write asked for (`Store.ScrubTiming`).
   var scrubAfterCommit = false
   private var handle: OpaquePointer?
   /// Prepared once, reused for the life of the connection: the same few statements run on every request.
@@ -90,6 +91,21 @@ final class SQLiteConnection: @unchecked Sendable {
     if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { return false }
     guard rc == SQLITE_OK else { throw fail(rc, sqlite3_errmsg(db)) }
     return true
+  }
+
+  /// Starts the WAL that `checkpointTruncatingWAL` emptied: commits page 1 unchanged (the application id, read
+  /// and written back inside the write lock). The first commit to an empty WAL syncs its new header before its
+  /// frames; made here, off the next answer's path, that sync leaves the next commit with one `fdatasync`.
+  func startWAL() throws {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let id = try row("PRAGMA application_id") { $0.integer(0) } ?? 0
+      try execute("PRAGMA application_id = \(id)")
+      try execute("COMMIT")
+    } catch {
+      if isInTransaction { try? execute("ROLLBACK") }
+      throw error
+    }
   }
 
   /// False once COMMIT or ROLLBACK has ended the transaction (SQLite rolls back by itself on some errors).

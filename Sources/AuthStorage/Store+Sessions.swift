@@ -65,8 +65,11 @@ extension WriteTransaction {
   @discardableResult
   package func beginSession(_ record: SessionRecord, lastAccount: String? = nil) throws -> Int64 {
     let generation = try bumpGeneration(record.profile)
-    // A replaced session's sealed tokens must not outlive it in the WAL (see `clearSession`).
-    db.scrubAfterCommit = true
+    // A replaced session's sealed tokens must not outlive it in the WAL (see `clearSession`); a first login
+    // replaces nothing.
+    if try db.row("SELECT 1 FROM sessions WHERE profile = ?", [.text(record.profile)], { _ in true }) != nil {
+      db.scrubAfterCommit = true
+    }
     if let lastAccount {
       let sealed = try sealer.seal(Array(lastAccount.utf8), "profiles", "last_account", row: record.profile)
       try db.run(

@@ -24,12 +24,30 @@ package final class Store: Sendable {
   private let state: Mutex<OpenDatabase>
   /// Held shared while this store lives, so `store rekey` cannot run under it.
   private let inUse: StoreInUse
+  /// One scrub at a time in this process: SQLite refuses a second checkpoint at once (SQLITE_BUSY, without waiting),
+  /// and a logout must not answer because a deferred scrub on the other connection was still running.
+  private let scrubbing = Mutex(())
 
   /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
   /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
   private struct OpenDatabase {
     var connection: SQLiteConnection?
     var identity: FileSystem.Identity?
+    /// A committed write removed secrets and the WAL still holds them (see `ScrubTiming.afterReturning`).
+    var scrubPending = false
+  }
+
+  /// When a write that removed secrets (a replaced, refreshed or ended session) empties the WAL of them.
+  ///
+  /// The scrub is a checkpoint that truncates the WAL: it syncs the database file and makes the next commit
+  /// sync a fresh WAL header, so it costs more than the commit itself.
+  package enum ScrubTiming: Sendable {
+    /// Before `write` returns: the caller can then say the secrets are gone (a logout).
+    case beforeReturning
+    /// Left to `scrubPendingSecrets()`, which the caller runs once its answer is on its way (a login, a refresh).
+    /// A process killed before that leaves it to the next secret-removing write, the last close, or the next
+    /// open of the store; the values left meanwhile are sealed like every secret in the store.
+    case afterReturning
   }
 
   /// Opens (creating if needed) `<directory>/store.sqlite3` with `key`.
@@ -68,6 +86,8 @@ package final class Store: Sendable {
     let key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
     let sealer = Sealer(key: key.secret)
     try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.source, directory: directory.path)
+    // A process killed between a write and its `afterReturning` scrub left removed secrets in the WAL.
+    _ = try? connection.checkpointTruncatingWAL()
     self.directory = directory
     self.protectionLevel = key.source
     self.notes = notes + key.notes
@@ -80,15 +100,32 @@ package final class Store: Sendable {
   /// Runs `body` in one read transaction: every query sees the same snapshot.
   /// - Throws: `StorageError`, or whatever `body` throws.
   package func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
-    try transaction("BEGIN DEFERRED", ReadTransaction.init, body)
+    try transaction("BEGIN DEFERRED", ReadTransaction.init, scrub: .beforeReturning, body)
   }
 
   /// Runs `body` in one BEGIN IMMEDIATE … COMMIT; rolled back if `body` throws. Taking the write lock up front
   /// means a busy store waits in the busy handler instead of failing a read-to-write upgrade.
+  /// - Parameter scrub: when secrets the write removed leave the WAL.
   /// - Throws: `StorageError`, or whatever `body` throws.
   @discardableResult
-  package func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
-    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, body)
+  package func write<T>(scrub: ScrubTiming = .beforeReturning, _ body: (WriteTransaction) throws -> T) throws -> T {
+    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, body)
+  }
+
+  /// Empties the WAL of the secrets an `afterReturning` write removed, then starts the next WAL so that the next
+  /// commit syncs once (see `WALScrub`). Reads and writes meanwhile do not wait for it in this process (a write
+  /// may wait in SQLite's busy handler).
+  /// - Returns: false when nothing was pending or the WAL could not be emptied (the scrub then stays pending).
+  @discardableResult
+  package func scrubPendingSecrets() -> Bool {
+    let pending = state.withLock { open -> FileSystem.Identity? in
+      defer { open.scrubPending = false }
+      return open.scrubPending ? open.identity : nil
+    }
+    guard let pending else { return false }
+    let scrubbed = scrubbing.withLock { _ in WALScrub.run(path: databasePath, identity: pending) }
+    if !scrubbed { state.withLock { if $0.identity == pending { $0.scrubPending = true } } }
+    return scrubbed
   }
 
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
@@ -102,7 +139,8 @@ package final class Store: Sendable {
   }
 
   private func transaction<Transaction: ReadTransaction, T>(
-    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, _ body: (Transaction) throws -> T
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming,
+    _ body: (Transaction) throws -> T
   ) throws -> T {
     var result: T?
     try state.withLock { open in
@@ -118,9 +156,12 @@ package final class Store: Sendable {
         result = value
         if connection.scrubAfterCommit {
           connection.scrubAfterCommit = false
+          open.scrubPending = true
           // The write is committed and stays acknowledged: a WAL that another process keeps busy is
-          // emptied by the next secret-removing write or by the last close instead.
-          _ = try? connection.checkpointTruncatingWAL()
+          // emptied by the next secret-removing write, the last close or the next open instead.
+          if scrub == .beforeReturning {
+            open.scrubPending = scrubbing.withLock { _ in (try? connection.checkpointTruncatingWAL()) != true }
+          }
         }
       } catch {
         connection.scrubAfterCommit = false

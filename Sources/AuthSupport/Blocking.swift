@@ -26,6 +26,19 @@ package enum Blocking {
       pool.submit { continuation.resume(with: Result { try work() }) }
     }
   }
+
+  /// Like `run(_:)`, then runs `followUp` on the same thread once the caller has been resumed: blocking work
+  /// nobody waits for (a scrub after a commit), started without another hop while the caller goes on.
+  package static func run<T: Sendable>(
+    _ work: @escaping @Sendable () throws -> T, then followUp: @escaping @Sendable () -> Void
+  ) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      pool.submit {
+        continuation.resume(with: Result { try work() })
+        followUp()
+      }
+    }
+  }
 }
 
 /// A small pool of detached POSIX threads, started on demand up to `maxThreads`; jobs beyond

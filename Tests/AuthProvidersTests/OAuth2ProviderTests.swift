@@ -301,17 +301,20 @@ import Testing
   }
 }
 
-/// Delays every answer, ending early (as the real client does) when its task is cancelled.
+/// Delays every answer, ending early (as the real client does) when its task is cancelled or the request's own
+/// timeout passes first.
 struct SlowHTTPClient: HTTPClient {
   let inner: any HTTPClient
   let delay: Duration
 
   func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    let wait = min(delay, request.timeout ?? delay)
     do {
-      try await Task.sleep(for: delay)
+      try await Task.sleep(for: wait)
     } catch {
       throw HTTPError(.cancelled, "cancelled")
     }
+    guard wait == delay else { throw HTTPError(.timeout, "no answer within \(wait)") }
     return try await inner.send(request)
   }
 }

@@ -1,5 +1,6 @@
 import AuthConfig
 import AuthProviders
+import Glibc
 import Testing
 
 @testable import AuthSession
@@ -60,6 +61,36 @@ import Testing
     await provider.revokeStarted.wait()
     #expect(provider.revokedSessions.withLock { $0 } == [replaced.accessToken.withUnsafeBytes { Array($0) }])
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
+  }
+
+  /// The replaced tokens leave the WAL after the answer, on the thread that committed the login, without any
+  /// later write: the WAL is checkpointed, truncated and started anew, with new salts in its header.
+  @Test func aLoginScrubsTheReplacedSessionFromTheWALOnceItHasAnswered() async throws {
+    let fixture = try await SessionFixture()
+    let service = fixture.service()
+    _ = try await service.login()
+    let wal = fixture.store.databasePath + "-wal"
+    // A first login replaces nothing: its frames stay, under the WAL's current salts.
+    let salts = Self.salts(wal)
+    #expect(salts != nil)
+    _ = try await service.login(LoginAccount(kind: .username, text: "bob"))
+    var waited = 0
+    // A hang guard, not a speed test: the scrub follows the answer at once.
+    while (Self.salts(wal) == salts || Self.salts(wal) == nil) && waited < 200 {
+      try await Task.sleep(for: .milliseconds(100))
+      waited += 1
+    }
+    #expect(Self.salts(wal) != salts && Self.salts(wal) != nil)
+    #expect(try fixture.storedSession()?.user.username == "bob")
+  }
+
+  /// Bytes 16..<24 of the WAL header: they change whenever the WAL starts anew; nil without a header.
+  static func salts(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var header = [UInt8](repeating: 0, count: 32)
+    return pread(fd, &header, 32, 0) == 32 ? Array(header[16..<24]) : nil
   }
 
   @Test func theFirstLoginOfAProfileRevokesNothing() async throws {

@@ -61,6 +61,63 @@ import Testing
     }
   }
 
+  /// Logs in as alice, then replaces her session with an `afterReturning` scrub.
+  /// - Returns: alice's sealed columns, still on disk (checked, so the probes that follow are real).
+  static func replacedWithScrubPending(_ store: Store) throws -> [[UInt8]] {
+    try store.write { try $0.beginSession(sampleSession(token: "alice-token")) }
+    let sealed = try sealedColumns(store)
+    try store.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "bob-token")) }
+    #expect(!survivors(sealed, in: store).isEmpty)
+    return sealed
+  }
+
+  /// A login's replaced tokens leave the WAL after its answer, not before: pending until the caller scrubs.
+  @Test func aDeferredScrubLeavesTheReplacedTokensUntilItRuns() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      let sealed = try Self.replacedWithScrubPending(store)
+      #expect(store.scrubPendingSecrets())
+      #expect(Self.survivors(sealed, in: store) == [])
+      // Started again (one frame: page 1), so that the next commit syncs no new header.
+      #expect(contents(store.databasePath + "-wal").count > 32)
+      #expect(!store.scrubPendingSecrets(), "nothing left pending")
+      #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "bob-token")
+    }
+  }
+
+  /// A process killed between the answer and the scrub: the next open of the store scrubs.
+  @Test func aScrubLeftPendingHappensAtTheNextOpen() throws {
+    try withTemporaryDirectory { parent in
+      let sealed = try Self.replacedWithScrubPending(try openStore(parent))
+      let next = try openStore(parent)
+      #expect(Self.survivors(sealed, in: next) == [])
+      #expect(text(try next.read { try $0.session(profile: "default") }?.accessToken) == "bob-token")
+    }
+  }
+
+  /// A write that scrubs before returning also takes care of what an earlier one left pending.
+  @Test func aLogoutScrubsWhatALoginLeftPending() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      let first = try Self.replacedWithScrubPending(store)
+      let second = try Self.sealedColumns(store)
+      try store.write { try $0.clearSession(profile: "default") }
+      #expect(Self.survivors(first + second, in: store) == [])
+      #expect(!store.scrubPendingSecrets(), "nothing left pending")
+    }
+  }
+
+  /// A first login replaces nothing, so it has nothing to scrub.
+  @Test func aFirstLoginLeavesNoScrubPending() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      try store.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "alice-token")) }
+      #expect(!store.scrubPendingSecrets())
+      try store.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "bob-token")) }
+      #expect(store.scrubPendingSecrets())
+    }
+  }
+
   /// A refresh replaces the tokens of the same session: the old ones are secrets too.
   @Test func aRefreshLeavesNoOldSealedTokenInAnyFile() throws {
     try withTemporaryDirectory { parent in

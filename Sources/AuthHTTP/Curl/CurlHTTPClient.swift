@@ -5,7 +5,8 @@ import AuthSupport
 /// Every transfer: TLS verification on (the system CA store, or the profile's `TLSSettings`), no cookie engine
 /// (the caller's `CookieJar` is the only one), no redirect followed by libcurl (`send` follows same-origin ones
 /// itself when the request allows it), `http`/`https` only, proxies only as `ProxySettings` decides. Connect,
-/// idle and total timeouts are libcurl's own, the body cap is enforced as bytes arrive.
+/// idle and total timeouts (the policy's, or the request's own when shorter) are libcurl's own, the body cap is
+/// enforced as bytes arrive.
 ///
 /// Cheap to make: libcurl is loaded and its thread started on the first `send` of the process, so a host that
 /// only validates input never maps it.
@@ -42,7 +43,7 @@ package final class CurlHTTPClient: HTTPClient {
     try RequestValidation.check(request)
     guard !Task.isCancelled else { throw HTTPError(.cancelled, "cancelled before sending") }
     let engine = try CurlEngine.shared.get()
-    let deadline = ContinuousClock.now + policy.totalTimeout
+    let deadline = ContinuousClock.now + min(policy.totalTimeout, request.timeout ?? policy.totalTimeout)
     var followed = 0
     while true {
       let response = try await sendWithRetries(exchange, on: engine, idempotent: request.idempotent, deadline: deadline)

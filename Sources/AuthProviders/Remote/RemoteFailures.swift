@@ -1,5 +1,4 @@
 import AuthHTTP
-import AuthSupport
 
 extension String {
   fileprivate func trimmingCharacters(in set: Character) -> Substring {
@@ -40,15 +39,15 @@ enum RemoteFailures {
     }
   }
 
-  /// Sends `request` within `limit`: one shared client serves every profile, so the profile's own bound is
-  /// kept here. Whichever comes first, the answer or the deadline, wins, and the loser is cancelled.
+  /// Sends `request` within `limit`, the profile's own bound (its client's policy is the same for every
+  /// profile). The client keeps it with its own timer (`HTTPRequest.timeout`): no task group and no second timer
+  /// per request, each a hop between threads.
   static func send(_ request: HTTPRequest, with client: any HTTPClient, within limit: Duration) async throws
     -> HTTPResponse
   {
-    guard let response = try await withDeadline(limit, { try await send(request, with: client) }) else {
-      throw ProviderError(.timeout, "no answer from \(request) within \(limit)")
-    }
-    return response
+    var bounded = request
+    bounded.timeout = min(limit, request.timeout ?? limit)
+    return try await send(bounded, with: client)
   }
 
   /// Sends `request`, mapping a missing response to `ProviderError` and rethrowing cancellation
