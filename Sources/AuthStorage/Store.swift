@@ -82,10 +82,19 @@ package final class Store: Sendable {
     var notes = directory.notes
     let inUse = try StoreInUse.shared(directory)
     let (connection, identity) = try DatabaseFile.open(in: directory, notes: &notes)
-    let recorded = try KeyCheck.recordedProtection(connection)
-    let key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
-    let sealer = Sealer(key: key.secret)
-    try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.source, directory: directory.path)
+    let key: StoreKey
+    let sealer: Sealer
+    do {
+      let recorded = try KeyCheck.recordedProtection(connection)
+      key = try loadKey(recorded, try recorded != nil || KeyCheck.holdsSealedValues(connection))
+      sealer = Sealer(key: key.secret)
+      try KeyCheck.verifyOrRecord(connection, sealer: sealer, protection: key.source, directory: directory.path)
+    } catch {
+      // A store that cannot be opened (its key missing, wrong or refused) is left byte for byte as found: closing
+      // normally would checkpoint whatever the WAL holds into the database.
+      connection.close(checkpoint: false)
+      throw error
+    }
     // A process killed between a write and its `afterReturning` scrub left removed secrets in the WAL.
     _ = try? connection.checkpointTruncatingWAL()
     self.directory = directory

@@ -53,8 +53,9 @@ struct ScannedRequest {
 
 /// What a request's params are, as far as the fast path reads them.
 enum ParamsShape {
+  /// No params, or an empty array: some Lua and PHP encoders write an empty table as `[]`, so it means no params.
   case absent
-  /// An array of scalars: `validate` refuses positional params, and the content does not matter.
+  /// A non-empty array of scalars: `validate` refuses positional params, and the content does not matter.
   case array
   case object
 
@@ -64,7 +65,7 @@ enum ParamsShape {
     case UInt8(ascii: "{"): return members.scan(&scanner) ? .object : nil
     case UInt8(ascii: "["):
       _ = scanner.take(UInt8(ascii: "["))
-      if scanner.take(UInt8(ascii: "]")) { return .array }
+      if scanner.take(UInt8(ascii: "]")) { return .absent }
       repeat {
         guard scanner.scalar() != nil else { return nil }
       } while scanner.take(UInt8(ascii: ","))
