@@ -34,12 +34,6 @@ package enum ConfigLoader {
     return try parse(bytes, source: .file(location.path))
   }
 
-  /// ``load(explicitPath:environment:)`` with at least the variables in ``ConfigLocation/environmentVariables``
-  /// that are set, in a dictionary.
-  package static func load(explicitPath: String?, environment: [String: String]) throws(ConfigError) -> SidecarConfig {
-    try load(explicitPath: explicitPath) { environment[$0] }
-  }
-
   /// Parses a config document.
   /// - Parameter source: where the bytes came from; it names the file in errors and becomes the config's source.
   /// - Throws: `ConfigError` of kind `tooLarge`, `invalidJSON` or `invalidSetting`.

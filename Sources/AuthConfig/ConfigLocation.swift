@@ -12,8 +12,6 @@ package struct ConfigLocation: Sendable, Equatable {
   }
 
   package static let environmentVariable = "AUTH_SIDECAR_CONFIG"
-  /// The variables ``resolve(explicitPath:environment:)`` reads, so a caller can pass just these.
-  package static let environmentVariables = [environmentVariable, "XDG_CONFIG_HOME", "HOME"]
   static let relativePath = "auth-sidecar/config.json"
 
   package let path: String
@@ -48,11 +46,6 @@ package struct ConfigLocation: Sendable, Equatable {
       return ConfigLocation(path: home + "/.config/" + relativePath, origin: .home)
     }
     return nil
-  }
-
-  /// ``resolve(explicitPath:environment:)`` with the variables in a dictionary.
-  package static func resolve(explicitPath: String?, environment: [String: String]) -> ConfigLocation? {
-    resolve(explicitPath: explicitPath) { environment[$0] }
   }
 
   /// The directory without trailing slashes (so paths print cleanly), or nil when unset, empty or relative.
