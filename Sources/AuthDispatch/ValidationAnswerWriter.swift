@@ -5,52 +5,53 @@ import AuthValidation
 /// written piece by piece: `ValidateMethod` writes its reports through it and the fast path its byte verdicts,
 /// so the two answers cannot drift apart.
 enum ValidationAnswerWriter {
-  static func open(valid: Bool, into out: inout [UInt8]) {
+  static func open(valid: Bool, into out: inout some JSONSink) {
     out.append(static: valid ? #"{"valid":true,"fields":{"# : #"{"valid":false,"fields":{"#)
   }
 
-  static func openField(_ field: FieldName, valid: Bool, first: Bool, into out: inout [UInt8]) {
+  static func openField(_ field: FieldName, valid: Bool, first: Bool, into out: inout some JSONSink) {
     if !first { out.append(UInt8(ascii: ",")) }
     out.append(static: opening(field, valid: valid))
   }
 
-  static func writeValue(_ value: String, into out: inout [UInt8]) {
+  static func writeValue(_ value: String, into out: inout some JSONSink) {
     out.append(static: #","value":"#)
     JSONWriter.writeString(value, into: &out)
   }
 
-  /// A value whose UTF-8 bytes `write` appends unescaped: written in place, and escaped only in the rare
-  /// case that it holds a quote, a backslash or a control character.
-  static func writeValue(into out: inout [UInt8], _ write: (inout [UInt8]) -> Void) {
+  /// The fast path's value, whose bytes `write` puts unescaped (at most `maxCount` of them) and says how many:
+  /// written in place, and escaped only in the rare case that it holds a quote, a backslash or a control character.
+  static func writeValue(into out: inout AnswerBuffer, maxCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
     out.append(static: #","value":""#)
     let start = out.count
-    write(&out)
-    let plain = out.withUnsafeBufferPointer { written in
-      var unusual: UInt8 = 0
-      for byte in written[start...] {
-        unusual |= (byte < 0x20 ? 1 : 0) | (byte == UInt8(ascii: "\"") ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
-      }
-      return unusual == 0
+    out.append(upTo: maxCount, write)
+    guard !out.overflowed else { return }
+    var unusual: UInt8 = 0
+    for byte in out.written[start...] {
+      unusual |= (byte < 0x20 ? 1 : 0) | (byte == UInt8(ascii: "\"") ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
     }
-    guard !plain else {
+    guard unusual != 0 else {
       out.append(UInt8(ascii: "\""))
       return
     }
-    let raw = Array(out[start...])
-    out.removeSubrange((start - 1)...)
-    raw.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &out) }
+    // Written again, escaped, after the opening quote is dropped (`writeString` writes its own).
+    out.truncate(to: start - 1)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { raw in
+      let count = write(raw.baseAddress!)
+      JSONWriter.writeString(utf8: UnsafeBufferPointer(rebasing: raw[..<count]), into: &out)
+    }
   }
 
-  static func writeKind(_ kind: AccountKind, into out: inout [UInt8]) {
+  static func writeKind(_ kind: AccountKind, into out: inout some JSONSink) {
     out.append(static: #","kind":"#)
     JSONWriter.writeString(kind.rawValue, into: &out)
   }
 
-  static func openErrors(into out: inout [UInt8]) {
+  static func openErrors(into out: inout some JSONSink) {
     out.append(static: #","errors":["#)
   }
 
-  static func writeIssue(_ code: ValidationCode, _ message: String, first: Bool, into out: inout [UInt8]) {
+  static func writeIssue(_ code: ValidationCode, _ message: String, first: Bool, into out: inout some JSONSink) {
     out.append(static: first ? #"{"code":"# : #",{"code":"#)
     JSONWriter.writeString(code.rawValue, into: &out)
     out.append(static: #","message":"#)
@@ -59,15 +60,15 @@ enum ValidationAnswerWriter {
   }
 
   /// `"errors":[]` and the end of the field, for a valid one.
-  static func closeValidField(into out: inout [UInt8]) {
+  static func closeValidField(into out: inout some JSONSink) {
     out.append(static: #","errors":[]}"#)
   }
 
-  static func closeField(into out: inout [UInt8]) {
+  static func closeField(into out: inout some JSONSink) {
     out.append(static: "]}")
   }
 
-  static func close(into out: inout [UInt8]) {
+  static func close(into out: inout some JSONSink) {
     out.append(static: "}}")
   }
 

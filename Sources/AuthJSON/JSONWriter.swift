@@ -39,16 +39,16 @@ package enum JSONWriter {
     String(decoding: encode(value), as: UTF8.self)
   }
 
-  private static let hexDigits = Array("0123456789abcdef".utf8)
-
-  package static func writeString(_ string: String, into out: inout [UInt8]) {
+  @inlinable
+  package static func writeString(_ string: String, into out: inout some JSONSink) {
     var string = string
     string.withUTF8 { writeString(utf8: $0, into: &out) }
   }
 
   /// A string given as its UTF-8 bytes (already valid UTF-8), quoted and escaped exactly as `writeString` does:
   /// the request fast path writes the texts it never turns into Strings through this.
-  package static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+  @inlinable
+  package static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout some JSONSink) {
     out.append(UInt8(ascii: "\""))
     var runStart = 0
     for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
@@ -64,21 +64,18 @@ package enum JSONWriter {
       case 0x08: out.append(UInt8(ascii: "b"))
       case 0x0C: out.append(UInt8(ascii: "f"))
       default:
-        out.append(contentsOf: "u00".utf8)
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0x0F)])
+        out.append(static: "u00")
+        out.append(hexDigit(byte >> 4))
+        out.append(hexDigit(byte & 0x0F))
       }
     }
     out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
     out.append(UInt8(ascii: "\""))
   }
-}
 
-extension Array where Element == UInt8 {
-  /// Appends a literal's bytes without going through the generic `UTF8View` sequence path,
-  /// which costs several times more on the answer-writing hot path.
-  @inlinable
-  package mutating func append(static literal: StaticString) {
-    append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  /// The lower-case hex digit of `nibble` (0...15).
+  @usableFromInline
+  static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
   }
 }

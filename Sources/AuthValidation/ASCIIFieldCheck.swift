@@ -32,22 +32,41 @@ package struct ASCIIFieldVerdict: Sendable {
     self.value = value
   }
 
-  /// Appends the normalized value, unescaped, taken from the same bytes the verdict was made from.
-  package func writeValue(from text: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+  /// The most bytes `writeValue` writes for a field of `count` bytes: a phone number may gain its country code.
+  package static func maxValueCount(_ count: Int) -> Int { count + PhoneRule.chinaCountryCode.utf8.count }
+
+  /// Writes the normalized value, unescaped, taken from the same bytes the verdict was made from, to `out`
+  /// (which has room for `maxValueCount(text.count)` bytes); returns how many bytes it wrote.
+  package func writeValue(from text: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
     switch value {
-    case .none: break
+    case .none:
+      return 0
     case .trimmed(let range):
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
+      return Self.copy(text[range], to: out)
     case .lowercasedDomain(let range, let at):
-      let start = out.count + at - range.lowerBound
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: text[range]))
-      out.withUnsafeMutableBufferPointer { written in
-        for index in start..<written.count { written[index] = ASCII.lowercased(written[index]) }
-      }
+      let count = Self.copy(text[range], to: out)
+      for index in (at - range.lowerBound)..<count { out[index] = ASCII.lowercased(out[index]) }
+      return count
     case .phone(let range, let chinaMobile):
-      if chinaMobile { out.append(contentsOf: PhoneRule.chinaCountryCode.utf8) }
-      for byte in text[range] where !PhoneRule.isSeparator(byte) { out.append(byte) }
+      var count = 0
+      if chinaMobile {
+        for byte in PhoneRule.chinaCountryCode.utf8 {
+          out[count] = byte
+          count += 1
+        }
+      }
+      for byte in text[range] where !PhoneRule.isSeparator(byte) {
+        out[count] = byte
+        count += 1
+      }
+      return count
     }
+  }
+
+  private static func copy(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    guard let base = bytes.base.baseAddress, !bytes.isEmpty else { return 0 }
+    out.initialize(from: base + bytes.startIndex, count: bytes.count)
+    return bytes.count
   }
 }
 

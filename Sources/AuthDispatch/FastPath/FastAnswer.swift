@@ -3,7 +3,7 @@ import AuthProtocol
 
 /// The envelope of a fast-path answer, written as `OutgoingMessage.encode` writes it.
 enum FastAnswer {
-  static func writeResultHead(id: ScannedValue, _ scanner: ByteScanner, into out: inout [UInt8]) {
+  static func writeResultHead(id: ScannedValue, _ scanner: ByteScanner, into out: inout some JSONSink) {
     out.append(static: OutgoingMessage.envelopeHead)
     switch id {
     case .number(let lexeme): out.append(contentsOf: UnsafeBufferPointer(rebasing: scanner.bytes[lexeme.range]))
@@ -13,7 +13,7 @@ enum FastAnswer {
     out.append(static: OutgoingMessage.resultKey)
   }
 
-  static func writeResultTail(into out: inout [UInt8]) {
+  static func writeResultTail(into out: inout some JSONSink) {
     out.append(UInt8(ascii: "}"))
   }
 

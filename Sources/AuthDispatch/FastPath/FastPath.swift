@@ -63,7 +63,12 @@ final class FastPath: Sendable {
   private func answer(_ request: ScannedRequest, _ scanner: ByteScanner, into out: inout [UInt8]) -> Bool {
     let outcome: FastValidate.Outcome
     if scanner.matches(request.method, "validate") {
-      outcome = validate.answer(request, scanner, into: &out)
+      // Written on the stack and appended once; an answer too long for the buffer is the general path's.
+      outcome = AnswerBuffer.withBuffer { buffer in
+        let outcome = validate.answer(request, scanner, into: &buffer)
+        if case .written = outcome { out.append(contentsOf: buffer.written) }
+        return outcome
+      }
     } else {
       outcome = unknownMethod(request.method, scanner)
     }

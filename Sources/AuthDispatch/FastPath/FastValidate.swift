@@ -8,7 +8,7 @@ import AuthValidation
 struct FastValidate: Sendable {
   /// What answering a request came to.
   enum Outcome {
-    /// The answer is written.
+    /// The answer is written (into the `AnswerBuffer`).
     case written
     /// The answer is this error, which the caller encodes.
     case error(RPCError)
@@ -29,16 +29,23 @@ struct FastValidate: Sendable {
   }
 
   private let validators: ProfileValidators
-  /// The validator of requests that name no profile, looked up once.
-  private let defaultValidator: Validator?
+  /// The validator of requests that name no profile, looked up once. Boxed: a `Validator` holds a regular
+  /// expression, whose layout only its library knows, so every copy of one runs the value witnesses (about
+  /// 300 instructions for an optional one); through the box it is borrowed, never copied.
+  private let defaultValidator: ValidatorBox?
+
+  private final class ValidatorBox: Sendable {
+    let validator: Validator
+    init(_ validator: Validator) { self.validator = validator }
+  }
 
   init(validators: ProfileValidators) {
     self.validators = validators
-    defaultValidator = try? validators.validator(for: ProfileName.default.rawValue)
+    defaultValidator = (try? validators.validator(for: ProfileName.default.rawValue)).map(ValidatorBox.init)
   }
 
   /// Writes the answer to `request` (result or not) or says what it is.
-  func answer(_ request: ScannedRequest, _ scanner: ByteScanner, into out: inout [UInt8]) -> Outcome {
+  func answer(_ request: ScannedRequest, _ scanner: ByteScanner, into out: inout AnswerBuffer) -> Outcome {
     switch request.params {
     case .absent: break  // no members: as an empty object
     case .array: return .error(Params.notAnObject)
@@ -76,16 +83,13 @@ struct FastValidate: Sendable {
       guard let known = ValidationPurpose(rawValue: scanner.text(raw)) else { return .error(ValidateMethod.badPurpose) }
       purpose = known
     }
-    guard let validator = profile.map({ try? validators.validator(for: $0) }) ?? defaultValidator else {
-      return .unsure  // an unknown profile: a localized configuration error, the general path's
-    }
-    let checked = Checked(validator: validator, purpose: purpose, locale: locale, id: request.id)
+    let checked = Checked(purpose: purpose, locale: locale, id: request.id)
     guard anyEscaped else {
       var texts = ParamSlots<UnsafeBufferPointer<UInt8>>()
       for key in FieldKeys() {
         if let field = fields[key] { texts[key] = UnsafeBufferPointer(rebasing: scanner.bytes[field.range]) }
       }
-      return checked.write(texts, scanner, into: &out)
+      return write(checked, texts, profile: profile, scanner, into: &out)
     }
     // Escaped fields are decoded side by side into one buffer, which holds them all (decoding only shrinks).
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scanner.bytes.count) { buffer in
@@ -97,20 +101,35 @@ struct FastValidate: Sendable {
         texts[key] = UnsafeBufferPointer(rebasing: buffer[used..<(used + count)])
         used += count
       }
-      return checked.write(texts, scanner, into: &out)
+      return write(checked, texts, profile: profile, scanner, into: &out)
     }
+  }
+
+  /// `checked` written with the validator of `profile`, or the default one.
+  private func write(
+    _ checked: Checked, _ texts: ParamSlots<UnsafeBufferPointer<UInt8>>, profile: String?, _ scanner: ByteScanner,
+    into out: inout AnswerBuffer
+  ) -> Outcome {
+    if let profile {
+      guard let validator = try? validators.validator(for: profile) else {
+        return .unsure  // an unknown profile: a localized configuration error, the general path's
+      }
+      return checked.write(texts, validator, scanner, into: &out)
+    }
+    guard let defaultValidator else { return .unsure }
+    return checked.write(texts, defaultValidator.validator, scanner, into: &out)
   }
 
   /// A request past every params check: only the rules and the answer are left.
   private struct Checked {
-    let validator: Validator
     let purpose: ValidationPurpose
     let locale: MessageLocale
     let id: ScannedValue
 
-    func write(_ texts: ParamSlots<UnsafeBufferPointer<UInt8>>, _ scanner: ByteScanner, into out: inout [UInt8])
-      -> Outcome
-    {
+    func write(
+      _ texts: ParamSlots<UnsafeBufferPointer<UInt8>>, _ validator: Validator, _ scanner: ByteScanner,
+      into out: inout AnswerBuffer
+    ) -> Outcome {
       var verdicts = ParamSlots<ASCIIFieldVerdict>()
       var valid = true
       for key in FieldKeys() {
@@ -127,7 +146,9 @@ struct FastValidate: Sendable {
         ValidationAnswerWriter.openField(verdict.field, valid: verdict.valid, first: first, into: &out)
         first = false
         if verdict.hasValue {
-          ValidationAnswerWriter.writeValue(into: &out) { verdict.writeValue(from: text, into: &$0) }
+          ValidationAnswerWriter.writeValue(into: &out, maxCount: ASCIIFieldVerdict.maxValueCount(text.count)) {
+            verdict.writeValue(from: text, to: $0)
+          }
         }
         if let kind = verdict.kind { ValidationAnswerWriter.writeKind(kind, into: &out) }
         guard !verdict.valid else {
@@ -145,7 +166,7 @@ struct FastValidate: Sendable {
       }
       ValidationAnswerWriter.close(into: &out)
       FastAnswer.writeResultTail(into: &out)
-      return .written
+      return out.overflowed ? .unsure : .written
     }
   }
 }
