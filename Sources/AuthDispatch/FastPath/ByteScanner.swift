@@ -71,6 +71,11 @@ struct ByteScanner {
 
   /// Takes `byte` if it comes next (after white space).
   mutating func take(_ byte: UInt8) -> Bool {
+    // Compact JSON first: the byte is right here.
+    if index < bytes.count, bytes[index] == byte {
+      index += 1
+      return true
+    }
     guard peek() == byte else { return false }
     index += 1
     return true
@@ -82,26 +87,28 @@ struct ByteScanner {
     let start = index
     let base = bytes.baseAddress!
     let end = bytes.count
-    // Most strings are plain: find the closing quote, then check the bytes before it in one pass without
-    // branches. A backslash, a control character or a byte beyond ASCII sends the string to the loop below.
-    if let found = memchr(base + start, Int32(UInt8(ascii: "\"")), end - start) {
-      let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-      var unusual: UInt8 = 0
-      for offset in start..<quote {
-        let byte = base[offset]
-        unusual |= (byte &- 0x20 >= 0x60 ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
+    // Most strings are plain: look for the first byte that is not visible ASCII other than a backslash, eight
+    // bytes at a time. Each load reads `base[at..<at + 8]`, inside the line since `at + 8 <= end`; the last few
+    // bytes are read one by one.
+    var at = start
+    while at &+ 8 <= end {
+      let unusual = Self.unusualBytes(UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)))
+      if unusual != 0 {
+        at &+= unusual.trailingZeroBitCount &>> 3
+        break
       }
-      if unusual == 0 {
-        index = quote + 1
-        return ScannedString(range: start..<quote, escaped: false)
-      }
+      at &+= 8
     }
+    while at < end, Self.isPlain(base[at]) { at &+= 1 }
+    if at < end, base[at] == UInt8(ascii: "\"") {
+      index = at + 1
+      return ScannedString(range: start..<at, escaped: false)
+    }
+    // An escape, a control character, a byte beyond ASCII or the end of the line.
     var escaped = false
-    var at = index
     while at < end {
       let byte = base[at]
-      // One test for the common case: a visible ASCII byte that is neither a quote nor a backslash.
-      if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+      if Self.isPlain(byte) {
         at &+= 1
         continue
       }
@@ -119,6 +126,24 @@ struct ByteScanner {
       }
     }
     return nil
+  }
+
+  /// Visible ASCII other than a quote or a backslash: a byte a plain string holds.
+  private static func isPlain(_ byte: UInt8) -> Bool {
+    byte &- 0x20 < 0x60 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+  }
+
+  /// The high bit of each byte of `word` (little-endian: its first byte lowest) that is not plain, or of a byte
+  /// above the first such one. Byte-wise subtractions may borrow into the next byte, which can only flag bytes
+  /// above a flagged one: the lowest flag is always exact, and only it is read.
+  static func unusualBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+    let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+    let isQuote = (quote &- ones) & ~quote  // high bit of a byte that was 0x22
+    let isBackslash = (backslash &- ones) & ~backslash
+    let isControl = (word &- ones &* 0x20) & ~word  // below 0x20 (a byte from 0x80 is flagged by its own high bit)
+    return (isQuote | isBackslash | isControl | word) & (ones &* 0x80)
   }
 
   /// A string, number, `true`, `false` or `null` (after white space).

@@ -4,6 +4,12 @@ import AuthValidation
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 @testable import AuthDispatch
 
 /// The fast path must answer exactly as the general path does: the same lines go through a server with it
@@ -54,6 +60,67 @@ import Testing
     ]
     for line in lines { _ = fast.answers(to: Array(line.utf8)) }
     #expect(fast.sender.fastAnswers == lines.count)
+  }
+}
+
+/// The fast path reads the line through unchecked pointers, eight bytes at a time: each prefix of these lines
+/// (every truncation) is placed so that it ends where an unreadable page begins, and a read past its end would
+/// stop the test process. Answers must still match the general path's.
+@Suite struct FastPathBoundsTests {
+  static let lines = [
+    #"{"jsonrpc":"2.0","id":"a\"b","method":"validate","params":{"username":"al\u0069ce_0\/1","#
+      + #""email":"Alice@Example.COM","password":"Tr4nslucent-0wl!","locale":"zh-Hans","purpose":"login"}}"#,
+    #"[{"jsonrpc":"2.0","id":1,"method":"validate","params":{"phone":"138 0013 8000","account":"bob"}},"#
+      + #"{"jsonrpc":"2.0","id":-2.5e3,"method":"nope","params":[true,false,null]} ]"#,
+    #" { "jsonrpc" : "2.0" , "id" : null , "method" : "validate" , "params" : { "code" : "12345678" } } "#,
+    #"{"jsonrpc":"2.0","id":7,"method":"validate","params":{"username":"x\tyz\u0041\\"}}"#,
+  ]
+
+  @Test func everyPrefixEndingAtAnUnreadablePage() throws {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    let memory = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
+    try #require(memory != MAP_FAILED)
+    defer { munmap(memory, 2 * page) }
+    try #require(mprotect(memory + page, page, PROT_NONE) == 0)
+    let fast = Pair.server(fast: true)
+    let general = Pair.server(fast: false)
+    var compared = 0
+    for line in Self.lines.map({ Array($0.utf8) }) {
+      for length in 0...line.count {
+        let prefix = Array(line[..<length])
+        let start = (memory + page - length).assumingMemoryBound(to: UInt8.self)
+        prefix.withUnsafeBufferPointer { start.initialize(from: $0.baseAddress!, count: length) }
+        fast.server.receive(UnsafeBufferPointer(start: start, count: length))
+        #expect(fast.sender.take() == general.answers(to: prefix), "\(String(decoding: prefix, as: UTF8.self))")
+        compared += 1
+      }
+    }
+    #expect(fast.sender.fastAnswers >= Self.lines.count, "the whole lines took the fast path")
+    #expect(compared > 400)
+  }
+
+  /// An answer longer than the fast path's stack buffer (a long value echoed back, many long messages) is
+  /// left to the general path; what the host gets is the same.
+  @Test func answersTooLongForTheStackBufferAreTheGeneralPaths() {
+    let fast = Pair.server(fast: true)
+    let general = Pair.server(fast: false)
+    let long = String(repeating: "a", count: AnswerBuffer.capacity)
+    let lines = [
+      #"{"jsonrpc":"2.0","id":1,"method":"validate","params":{"username":"\#(long)"}}"#,
+      #"{"jsonrpc":"2.0","id":2,"method":"validate","params":{"email":"\#(long)@example.com"}}"#,
+      #"{"jsonrpc":"2.0","id":"\#(long)","method":"validate","params":{"username":"bob"}}"#,
+      #"[{"jsonrpc":"2.0","id":3,"method":"validate","params":{"username":"alice"}},"#
+        + #"{"jsonrpc":"2.0","id":4,"method":"validate","params":{"account":"\#(long)"}}]"#,
+    ]
+    for line in lines.map({ Array($0.utf8) }) {
+      #expect(fast.answers(to: line) == general.answers(to: line))
+    }
+    #expect(fast.sender.fastAnswers == 0)
+    // Just under the bound, the fast path answers.
+    let fits = String(repeating: "a", count: AnswerBuffer.capacity - 300)
+    let line = Array(#"{"jsonrpc":"2.0","id":5,"method":"validate","params":{"username":"\#(fits)"}}"#.utf8)
+    #expect(fast.answers(to: line) == general.answers(to: line))
+    #expect(fast.sender.fastAnswers == 1)
   }
 }
 
