@@ -4,6 +4,9 @@
 package protocol JSONSink {
   mutating func append(_ byte: UInt8)
   mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+  /// Appends a literal's bytes. A requirement, not only an extension method, so that a sink's own version is
+  /// what specialized callers reach.
+  mutating func append(static literal: StaticString)
 }
 
 extension JSONSink {

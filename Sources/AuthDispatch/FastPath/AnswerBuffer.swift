@@ -47,6 +47,10 @@ struct AnswerBuffer: JSONSink {
     count += bytes.count
   }
 
+  mutating func append(static literal: StaticString) {
+    append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+
   /// Lets `write` put at most `maxCount` bytes at the end and keeps the number it says it wrote (at most
   /// `maxCount`: a larger one would be a bug of `write`, and stops the process rather than overrun the buffer).
   mutating func append(upTo maxCount: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {

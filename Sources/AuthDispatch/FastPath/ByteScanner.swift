@@ -151,9 +151,9 @@ struct ByteScanner {
     guard let next = peek() else { return nil }
     switch next {
     case UInt8(ascii: "\""): return string().map(ScannedValue.string)
-    case UInt8(ascii: "t"): return literal("true") ? .bool : nil
-    case UInt8(ascii: "f"): return literal("false") ? .bool : nil
-    case UInt8(ascii: "n"): return literal("null") ? .null : nil
+    case UInt8(ascii: "t"): return take(literal: "true") ? .bool : nil
+    case UInt8(ascii: "f"): return take(literal: "false") ? .bool : nil
+    case UInt8(ascii: "n"): return take(literal: "null") ? .null : nil
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       return number().map { .number(ScannedString(range: $0, escaped: false)) }
     default: return nil
@@ -173,7 +173,8 @@ struct ByteScanner {
         first.range.count) == 0
   }
 
-  private mutating func literal(_ text: StaticString) -> Bool {
+  /// Takes `text` if the bytes at the position (no white space first) are exactly it.
+  mutating func take(literal text: StaticString) -> Bool {
     let count = text.utf8CodeUnitCount
     guard bytes.count - index >= count, memcmp(bytes.baseAddress! + index, text.utf8Start, count) == 0 else {
       return false

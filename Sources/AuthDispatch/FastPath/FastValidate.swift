@@ -29,12 +29,12 @@ struct FastValidate: Sendable {
   }
 
   private let validators: ProfileValidators
-  /// The validator of requests that name no profile, looked up once. Boxed: a `Validator` holds a regular
-  /// expression, whose layout only its library knows, so every copy of one runs the value witnesses (about
-  /// 300 instructions for an optional one); through the box it is borrowed, never copied.
+  /// The validator of requests that name no profile, looked up once. Boxed: a `Validator` is a large struct
+  /// of references, and passing one on cost a copy through its value witnesses (about 300 instructions for an
+  /// optional one); through the box it is borrowed where it stands.
   private let defaultValidator: ValidatorBox?
 
-  private final class ValidatorBox: Sendable {
+  fileprivate final class ValidatorBox: Sendable {
     let validator: Validator
     init(_ validator: Validator) { self.validator = validator }
   }
@@ -114,10 +114,10 @@ struct FastValidate: Sendable {
       guard let validator = try? validators.validator(for: profile) else {
         return .unsure  // an unknown profile: a localized configuration error, the general path's
       }
-      return checked.write(texts, validator, scanner, into: &out)
+      return checked.write(texts, ValidatorBox(validator), scanner, into: &out)
     }
     guard let defaultValidator else { return .unsure }
-    return checked.write(texts, defaultValidator.validator, scanner, into: &out)
+    return checked.write(texts, defaultValidator, scanner, into: &out)
   }
 
   /// A request past every params check: only the rules and the answer are left.
@@ -127,14 +127,14 @@ struct FastValidate: Sendable {
     let id: ScannedValue
 
     func write(
-      _ texts: ParamSlots<UnsafeBufferPointer<UInt8>>, _ validator: Validator, _ scanner: ByteScanner,
+      _ texts: ParamSlots<UnsafeBufferPointer<UInt8>>, _ box: ValidatorBox, _ scanner: ByteScanner,
       into out: inout AnswerBuffer
     ) -> Outcome {
       var verdicts = ParamSlots<ASCIIFieldVerdict>()
       var valid = true
       for key in FieldKeys() {
         guard let field = key.field, let text = texts[key] else { continue }
-        guard let verdict = validator.checkASCII(field, text, purpose: purpose) else { return .unsure }
+        guard let verdict = box.validator.checkASCII(field, text, purpose: purpose) else { return .unsure }
         verdicts[key] = verdict
         valid = valid && verdict.valid
       }
@@ -158,7 +158,7 @@ struct FastValidate: Sendable {
         ValidationAnswerWriter.openErrors(into: &out)
         var firstIssue = true
         verdict.codes.forEach { code in
-          let message = validator.message(code, field: verdict.field, kind: verdict.kind, locale: locale)
+          let message = box.validator.message(code, field: verdict.field, kind: verdict.kind, locale: locale)
           ValidationAnswerWriter.writeIssue(code, message, first: firstIssue, into: &out)
           firstIssue = false
         }

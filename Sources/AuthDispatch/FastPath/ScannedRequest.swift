@@ -28,6 +28,16 @@ struct ScannedRequest {
     var version = false
     var params: ParamsShape?
     repeat {
+      // The members as most clients write them, taken whole: a shortcut for the scan below, which reads the
+      // same bytes the same way (the literal ends with the value's closing quote).
+      if !version, scanner.take(literal: #""jsonrpc":"2.0""#) {
+        version = true
+        continue
+      }
+      if method == nil, scanner.take(literal: #""method":"validate""#) {
+        method = ScannedString(range: (scanner.index - 9)..<(scanner.index - 1), escaped: false)
+        continue
+      }
       guard let key = scanner.string(), scanner.take(UInt8(ascii: ":")) else { return nil }
       if scanner.matches(key, "jsonrpc"), !version {
         guard let value = scanner.string(), scanner.matches(value, "2.0") else { return nil }
@@ -113,8 +123,9 @@ struct ScannedMembers {
       if self.known[known] != nil { repeatsKey = true } else { self.known[known] = value }
       return
     }
-    let kept = [unknownKeys.0, unknownKeys.1, unknownKeys.2, unknownKeys.3]
-    if kept.contains(where: { $0.map { scanner.equal($0, key) } ?? false }) {
+    let kept = (unknownKeys.0, unknownKeys.1, unknownKeys.2, unknownKeys.3)
+    let isKept = { (candidate: ScannedString?) in candidate.map { scanner.equal($0, key) } ?? false }
+    if isKept(kept.0) || isKept(kept.1) || isKept(kept.2) || isKept(kept.3) {
       repeatsKey = true
     } else if unknownKeys.0 == nil {
       unknownKeys.0 = key
