@@ -45,6 +45,9 @@ let package = Package(
         .define("AUTH_SIDECAR_VERSION", to: cString(version)), .define("AUTH_SIDECAR_COMMIT", to: cString(commit)),
       ]),
 
+    // MARK: CStartupArguments — argc and argv for the Swift runtime, kept from .init_array (see its source)
+    .target(name: "CStartupArguments"),
+
     // MARK: AuthSupport — clock, logger, RFC 3339 times, blocking-work offload
     .target(name: "AuthSupport", dependencies: ["CProcessControl"]),
     .testTarget(name: "AuthSupportTests", dependencies: ["AuthSupport"]),
@@ -136,7 +139,7 @@ let package = Package(
       name: "auth-sidecar",
       dependencies: [
         "AuthTransport", "AuthDispatch", "AuthConfig", "AuthSession", "AuthProviders", "AuthStorage", "AuthSupport",
-        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP", "CBuildInfo",
+        "AuthCrypto", "AuthValidation", "AuthJSON", "AuthProtocol", "AuthHTTP", "CBuildInfo", "CStartupArguments",
       ]),
     // Spawns the real binary over real pipes; depending on the executable makes `swift test` build it.
     .testTarget(

@@ -8,23 +8,26 @@ Builds the release binary (as bench/run.py does) unless --sidecar is given, then
 clients/python/bench_overhead.py and clients/node/bench/overhead.mjs against it and prints
 their reports. Both print the raw-pipe time, the client time and the ratio.
 """
+import sys
+
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+
 import argparse
 import os
 import pathlib
 import subprocess
-import sys
+
+from benchlib.release import build_release
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def build() -> str:
-    scratch = os.path.join(os.environ.get("TMPDIR", "/tmp"), "build-bench")
-    command = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--scratch-path", scratch,
-               "--product", "auth-sidecar"]
-    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    bin_dir = subprocess.run(command[:-2] + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
-                             text=True).stdout.strip()
-    return os.path.join(bin_dir, "auth-sidecar")
+    scratch = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / "build-bench"
+    binary, problem = build_release(scratch)
+    if problem:
+        sys.exit(problem)
+    return str(binary)
 
 
 def main() -> int:

@@ -55,6 +55,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from benchlib.release import build_release
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 SERVE = ROOT / "Tests" / "Servers" / "serve.py"
@@ -91,20 +93,14 @@ def parse_arguments():
 
 
 def build(scratch_path):
-    """Builds auth-sidecar and auth-http-bench (release, static stdlib) into one bin dir."""
-    base = ["swift", "build", "-c", "release", "--scratch-path", str(scratch_path)]
-    static = base[:4] + ["--static-swift-stdlib"] + base[4:]
-    notes = []
+    """Builds auth-sidecar and auth-http-bench with scripts/build-release (the shipped recipe) into one bin dir."""
+    binaries = []
     for product in ("auth-sidecar", "auth-http-bench"):
-        command = static + ["--product", product]
-        print(f"building: {' '.join(command)}", flush=True)
-        started = time.monotonic()
-        built = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-        if built.returncode != 0:
-            raise Broken(f"build of {product} failed:\n" + "\n".join((built.stdout + built.stderr).splitlines()[-30:]))
-        print(f"  done in {time.monotonic() - started:.1f} s", flush=True)
-    shown = subprocess.run(static + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
-    return Path(shown.stdout.strip()) / "auth-sidecar", notes
+        binary, problem = build_release(scratch_path, product=product)
+        if problem:
+            raise Broken(f"build of {product} failed: {problem}")
+        binaries.append(binary)
+    return binaries[0], []
 
 
 # ---------------------------------------------------------------- the Django server

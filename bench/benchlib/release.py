@@ -9,12 +9,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 LABEL = "Swift, release (scripts/build-release: runtime, libstdc++, libcrypto, libsqlite3 static)"
 
 
-def build_release(scratch_path, dynamic=False):
+def build_release(scratch_path, dynamic=False, product=None):
     """Builds into `scratch_path`; returns (path of the binary, None) or (None, why there is none).
 
-    `dynamic`: the previous recipe (only the Swift runtime static), to compare the two."""
+    `dynamic`: the previous recipe (only the Swift runtime static), to compare the two. `product`: another
+    executable of the package built with the same flags (default: the sidecar)."""
     command = [str(ROOT / "scripts" / "build-release"), "--scratch-path", str(scratch_path)]
     command += ["--dynamic"] if dynamic else []
+    command += ["--product", product] if product else []
     print(f"building: {' '.join(command)}", flush=True)
     started = time.monotonic()
     try:
