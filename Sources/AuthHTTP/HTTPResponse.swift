@@ -10,7 +10,10 @@ package struct HTTPResponse: Sendable, CustomStringConvertible {
 
   package init(status: Int, headers: [HTTPHeader], body: [UInt8], finalURL: String) {
     self.status = status
-    self.headers = headers.map { HTTPHeader($0.name.lowercased(), $0.value) }
+    // Names from libcurl arrive lower-cased already: only others pay for `lowercased()`.
+    let isLowercase = { (name: String) in name.utf8.allSatisfy { !(65...90).contains($0) && $0 < 0x80 } }
+    self.headers = headers.allSatisfy { isLowercase($0.name) }
+      ? headers : headers.map { HTTPHeader($0.name.lowercased(), $0.value) }
     self.body = body
     self.finalURL = finalURL
   }

@@ -10,14 +10,15 @@ package struct RetryRules: Sendable {
     maxRetryAfter = policy.maxRetryAfter
   }
 
-  /// The wait before sending again after `response`, or nil to hand it to the caller as it is.
+  /// The wait before sending again after `response`, or nil to hand it to the caller as it is. `unit` (the
+  /// jitter, in 0...1) is drawn only for a retry: a random draw is a system call on every answer otherwise.
   ///
   /// 429 and 503 say the server declined the work, so they are retried for any method; 502 and 504
   /// come from a gateway whose upstream may have done the work, so only idempotent requests are.
   /// `Retry-After` replaces the backoff, and one longer than `maxRetryAfter` ends the retries.
   /// Other statuses, 500 included, are answers, not transient failures.
   package func delay(
-    after response: HTTPResponse, idempotent: Bool, failures: Int, now: Int64, unit: Double
+    after response: HTTPResponse, idempotent: Bool, failures: Int, now: Int64, unit: @autoclosure () -> Double
   ) -> Duration? {
     switch response.status {
     case 429, 503: break
@@ -27,16 +28,18 @@ package struct RetryRules: Sendable {
     if let value = response.header("retry-after"), let wait = RetryAfter.parse(value, now: now) {
       return wait <= maxRetryAfter ? wait : nil
     }
-    return backoff.delay(afterFailures: failures, unit: unit)
+    return backoff.delay(afterFailures: failures, unit: unit())
   }
 
   /// The wait before sending again after `failure`, or nil to throw it. A request that never left
   /// is always safe to resend; one that may have been processed only when it is idempotent.
-  package func delay(after failure: TransportFailure, idempotent: Bool, failures: Int, unit: Double) -> Duration? {
+  package func delay(
+    after failure: TransportFailure, idempotent: Bool, failures: Int, unit: @autoclosure () -> Double
+  ) -> Duration? {
     switch failure.error.code {
     case .networkUnavailable, .timeout:
       guard failure.neverSent || idempotent else { return nil }
-      return backoff.delay(afterFailures: failures, unit: unit)
+      return backoff.delay(afterFailures: failures, unit: unit())
     default:
       return nil
     }

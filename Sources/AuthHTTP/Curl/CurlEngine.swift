@@ -7,97 +7,93 @@ import Synchronization
   import Musl
 #endif
 
-/// libcurl's multi interface on a thread of its own: every transfer of the process runs here, so connections
-/// (and HTTP/2 streams) are reused per origin across requests and profiles.
+/// libcurl's multi interface for the whole process, so connections (and HTTP/2 streams) are reused per origin
+/// across requests and profiles, with a thread of its own that waits for the network.
 ///
-/// The thread blocks in `curl_multi_poll`, which waits on exactly the sockets and timers libcurl asks for: a
-/// request stalled at the server costs no CPU while it waits. Other threads never touch the multi handle; they
-/// hand transfers in (and cancellations) through `inbox` and wake the loop with `curl_multi_wakeup`, the one
-/// multi call libcurl allows from any thread.
+/// The thread blocks in `epoll_wait` on exactly the sockets libcurl asks for and a timer descriptor set to
+/// libcurl's next timeout: a request stalled at the server costs no CPU while it waits. The multi handle is
+/// behind a lock rather than owned by that thread, so a request starts on the caller's thread: `submit` hands the
+/// transfer to libcurl, which sends it on a kept-alive connection before `submit` returns, and the thread wakes
+/// only when the answer arrives. (Handing it over to the thread instead cost a wake-up per request.)
 final class CurlEngine: Sendable {
-  private struct Inbox {
-    var added: [CurlTransfer] = []
-    var cancelled: [CurlTransfer] = []
-  }
-
   /// Started by the first remote request of the process; every client shares it.
   static let shared: Result<CurlEngine, HTTPError> = LibCurl.shared.flatMap(start)
 
   let curl: LibCurl
   /// The loop thread's kernel id, once it runs: tests read its CPU time in `/proc/self/task/<id>/stat`.
   let threadID = Atomic<Int32>(0)
-  private let multi: MultiHandle
-  private let inbox = Mutex(Inbox())
+  private let multi: Mutex<CurlMulti>
+  private let epoll: Int32
+  private let timer: Int32
 
-  /// The multi handle, used by the loop's thread only (and `curl_multi_wakeup`, which any thread may call).
-  private struct MultiHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-  }
-
-  private init(curl: LibCurl, multi: OpaquePointer) {
+  private init(curl: LibCurl, multi: consuming sending CurlMulti, epoll: Int32, timer: Int32) {
     self.curl = curl
-    self.multi = MultiHandle(pointer: multi)
+    self.multi = Mutex(multi)
+    self.epoll = epoll
+    self.timer = timer
   }
 
   private static func start(_ curl: LibCurl) -> Result<CurlEngine, HTTPError> {
-    guard let multi = curl.multiInit() else {
+    let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+    let timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    guard epoll >= 0, timer >= 0, auth_epoll_watch(epoll, timer, CURL_POLL_IN) == 0 else {
+      return .failure(HTTPError(.transportUnavailable, "could not set up epoll for the HTTP thread"))
+    }
+    guard let handle = curl.multiInit() else {
       return .failure(HTTPError(.transportUnavailable, "curl_multi_init failed"))
     }
-    // HTTP/2 streams share one connection per origin where the server offers it (libcurl's default, made explicit).
-    _ = auth_curl_multi_setopt_long(curl.multiSetopt, multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-    let engine = CurlEngine(curl: curl, multi: multi)
+    let engine = CurlEngine(
+      curl: curl, multi: CurlMulti(curl: curl, handle: handle, epoll: epoll, timer: timer), epoll: epoll, timer: timer)
     guard DetachedThread.start({ engine.run() }) else {
       return .failure(HTTPError(.transportUnavailable, "could not start the HTTP thread"))
     }
     return .success(engine)
   }
 
-  /// Starts `transfer`; its outcome arrives through the transfer itself.
+  /// Starts `transfer` on this thread; its outcome arrives through the transfer itself.
   func submit(_ transfer: CurlTransfer) {
-    inbox.withLock { $0.added.append(transfer) }
-    _ = curl.multiWakeup(multi.pointer)
+    let done = multi.withLock { multi -> [(CurlTransfer, CURLcode)] in
+      // Cancelled before it started: nothing to send.
+      guard !transfer.isFinished else { return [] }
+      guard multi.add(transfer) else { return [(transfer, CURLE_FAILED_INIT)] }
+      multi.act(on: CURL_SOCKET_TIMEOUT, bits: 0)
+      return multi.finished()
+    }
+    complete(done)
   }
 
-  /// Stops `transfer` if it is still running: its easy handle leaves the multi handle at the loop's next turn,
-  /// which the wake-up makes immediate, and the connection it used is closed rather than reused.
+  /// Stops `transfer` if it is still running: its easy handle leaves the multi handle now, and the connection it
+  /// used is closed rather than reused.
   func cancel(_ transfer: CurlTransfer) {
-    inbox.withLock { $0.cancelled.append(transfer) }
-    _ = curl.multiWakeup(multi.pointer)
+    multi.withLock { $0.remove(transfer) }
+  }
+
+  /// Outside the lock: reading the response's head is the caller's work, not the multi handle's.
+  private func complete(_ done: [(CurlTransfer, CURLcode)]) {
+    for (transfer, code) in done { transfer.complete(code) }
   }
 
   private func run() {
     threadID.store(auth_thread_id(), ordering: .releasing)
-    // Only this thread reads or writes `active`.
-    var active: [OpaquePointer: CurlTransfer] = [:]
-    var running: Int32 = 0
-    var ready: Int32 = 0
+    let capacity = 16
+    var fds = [Int32](repeating: 0, count: capacity)
+    var bits = [Int32](repeating: 0, count: capacity)
     while true {
-      let (added, cancelled) = inbox.withLock { inbox in
-        defer { inbox = Inbox() }
-        return (inbox.added, inbox.cancelled)
-      }
-      for transfer in added where !transfer.isFinished {
-        if curl.multiAdd(multi.pointer, transfer.easy) == CURLM_OK {
-          active[transfer.easy] = transfer
-        } else {
-          transfer.complete(CURLE_FAILED_INIT)
+      let count = Int(auth_epoll_wait(epoll, &fds, &bits, Int32(capacity)))
+      // Interrupted by a signal: wait again.
+      guard count > 0 else { continue }
+      let done = multi.withLock { multi -> [(CurlTransfer, CURLcode)] in
+        for index in 0..<count {
+          if fds[index] == timer {
+            auth_timer_clear(timer)
+            multi.act(on: CURL_SOCKET_TIMEOUT, bits: 0)
+          } else {
+            multi.act(on: fds[index], bits: bits[index])
+          }
         }
+        return multi.finished()
       }
-      for transfer in cancelled where active.removeValue(forKey: transfer.easy) != nil {
-        _ = curl.multiRemove(multi.pointer, transfer.easy)
-      }
-      _ = curl.multiPerform(multi.pointer, &running)
-      var left: Int32 = 0
-      while let message = curl.multiInfoRead(multi.pointer, &left) {
-        guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-          let transfer = active.removeValue(forKey: easy)
-        else { continue }
-        let result = message.pointee.data.result
-        _ = curl.multiRemove(multi.pointer, easy)
-        transfer.complete(result)
-      }
-      // libcurl shortens the wait to its own next timer; the wake-up ends it for new work.
-      _ = curl.multiPoll(multi.pointer, nil, 0, 60_000, &ready)
+      complete(done)
     }
   }
 }

@@ -12,9 +12,10 @@ enum AttemptOutcome: Sendable {
 /// The first outcome wins, whoever reports it: completion on the engine's thread, the size cap in the write
 /// callback, or the caller's cancellation. Later reports are dropped.
 final class CurlTransfer: @unchecked Sendable {
-  // `head` and `body` are written by libcurl's callbacks and read by `complete`, all on the engine's thread;
-  // the shared part is `state`, behind its lock. The easy handle is configured before the transfer is
-  // submitted and cleaned up when the last reference goes, after the engine has removed it from the multi.
+  // `head` and `body` are written by libcurl's callbacks, under the engine's lock, and read by `complete` once
+  // the handle has left the multi handle; the shared part is `state`, behind its own lock. The easy handle is
+  // configured before the transfer is submitted and cleaned up when the last reference goes, after the engine
+  // has removed it from the multi.
   private struct State {
     var outcome: AttemptOutcome?
     var waiter: CheckedContinuation<AttemptOutcome, Never>?
@@ -82,7 +83,7 @@ final class CurlTransfer: @unchecked Sendable {
     return true
   }
 
-  /// libcurl finished the transfer with `code` (on the engine's thread).
+  /// libcurl finished the transfer with `code`, and the engine took it away from libcurl.
   func complete(_ code: CURLcode) {
     if code == CURLE_OK {
       let status = curl.info(easy, CURLINFO_RESPONSE_CODE)

@@ -12,22 +12,17 @@ internal import CCurl
 /// and relocated at every start of the sidecar, although a host that only validates input never sends a request;
 /// and a machine without libcurl could not start the sidecar at all. Opened here, a missing library is an error
 /// on remote requests only. The soname `libcurl.so.4` has kept its ABI since 2006; the functions used here exist
-/// since 7.68 (`curl_multi_poll`, `curl_multi_wakeup`).
+/// since 7.62 (`curl_url`).
 struct LibCurl: @unchecked Sendable {
   // Function pointers into a library that is never closed; calling them is safe from any thread the way
-  // libcurl documents (one thread per multi handle, `curl_multi_wakeup` from anywhere).
+  // libcurl documents (a multi handle used by one thread at a time: `CurlEngine` holds a lock around it).
   typealias EasyInit = @convention(c) () -> OpaquePointer?
   typealias EasyCleanup = @convention(c) (OpaquePointer?) -> Void
   typealias StrError = @convention(c) (CURLcode) -> UnsafePointer<CChar>?
   typealias MultiInit = @convention(c) () -> OpaquePointer?
   typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> CURLMcode
-  typealias MultiPerform = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> CURLMcode
-  typealias MultiPoll =
-    @convention(c) (
-      OpaquePointer?, UnsafeMutablePointer<curl_waitfd>?, UInt32, Int32,
-      UnsafeMutablePointer<Int32>?
-    ) -> CURLMcode
-  typealias MultiWakeup = @convention(c) (OpaquePointer?) -> CURLMcode
+  typealias MultiSocketAction =
+    @convention(c) (OpaquePointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode
   typealias MultiInfoRead =
     @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?
   typealias SlistAppend =
@@ -47,9 +42,7 @@ struct LibCurl: @unchecked Sendable {
   let multiInit: MultiInit
   let multiAdd: MultiHandle
   let multiRemove: MultiHandle
-  let multiPerform: MultiPerform
-  let multiPoll: MultiPoll
-  let multiWakeup: MultiWakeup
+  let multiSocketAction: MultiSocketAction
   let multiInfoRead: MultiInfoRead
   let slistAppend: SlistAppend
   let slistFree: SlistFree
@@ -86,9 +79,7 @@ struct LibCurl: @unchecked Sendable {
       let multiInit = symbol("curl_multi_init", MultiInit.self),
       let multiAdd = symbol("curl_multi_add_handle", MultiHandle.self),
       let multiRemove = symbol("curl_multi_remove_handle", MultiHandle.self),
-      let multiPerform = symbol("curl_multi_perform", MultiPerform.self),
-      let multiPoll = symbol("curl_multi_poll", MultiPoll.self),
-      let multiWakeup = symbol("curl_multi_wakeup", MultiWakeup.self),
+      let multiSocketAction = symbol("curl_multi_socket_action", MultiSocketAction.self),
       let multiInfoRead = symbol("curl_multi_info_read", MultiInfoRead.self),
       let slistAppend = symbol("curl_slist_append", SlistAppend.self),
       let slistFree = symbol("curl_slist_free_all", SlistFree.self),
@@ -98,7 +89,7 @@ struct LibCurl: @unchecked Sendable {
       let easySetopt = dlsym(handle, "curl_easy_setopt"), let easyGetinfo = dlsym(handle, "curl_easy_getinfo"),
       let multiSetopt = dlsym(handle, "curl_multi_setopt")
     else {
-      return .failure(HTTPError(.transportUnavailable, "the installed libcurl is older than 7.68; upgrade libcurl4"))
+      return .failure(HTTPError(.transportUnavailable, "the installed libcurl is older than 7.62; upgrade libcurl4"))
     }
     // Before any other call, once; the lazy static makes it once per process.
     guard globalInit(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else {
@@ -107,10 +98,9 @@ struct LibCurl: @unchecked Sendable {
     return .success(
       LibCurl(
         easyInit: easyInit, easyCleanup: easyCleanup, strerror: strerror, multiInit: multiInit, multiAdd: multiAdd,
-        multiRemove: multiRemove, multiPerform: multiPerform, multiPoll: multiPoll, multiWakeup: multiWakeup,
-        multiInfoRead: multiInfoRead, slistAppend: slistAppend, slistFree: slistFree, urlNew: urlNew,
-        urlSet: urlSet, urlGet: urlGet, urlCleanup: urlCleanup, free: free, easySetopt: easySetopt,
-        easyGetinfo: easyGetinfo, multiSetopt: multiSetopt))
+        multiRemove: multiRemove, multiSocketAction: multiSocketAction, multiInfoRead: multiInfoRead,
+        slistAppend: slistAppend, slistFree: slistFree, urlNew: urlNew, urlSet: urlSet, urlGet: urlGet,
+        urlCleanup: urlCleanup, free: free, easySetopt: easySetopt, easyGetinfo: easyGetinfo, multiSetopt: multiSetopt))
   }
 
   @discardableResult

@@ -1,36 +1,80 @@
 /// The header fields of the final response, from the lines libcurl's header callback hands over one by one.
+///
+/// The callback only copies bytes: the fields are parsed once, when the transfer completes, and on bytes rather
+/// than `String`s. Parsing each line into strings as it arrived was half of the client's CPU per request.
 struct ResponseHead {
-  private var fields: [HTTPHeader] = []
+  /// The raw lines of the latest head, CRLFs included.
+  private var raw: [UInt8] = []
 
   /// Takes one raw line, CRLF included. A status line starts a new head: an interim `100 Continue` or `103`
   /// (and a proxy's answer to CONNECT, should one get through) is followed by the real one.
   mutating func take(line bytes: UnsafeRawBufferPointer) {
-    var line = Substring(String(decoding: bytes, as: UTF8.self))
-    while let last = line.last, last == "\r\n" || last == "\n" || last == "\r" { line = line.dropLast() }
-    if line.hasPrefix("HTTP/") {
-      fields = []
-    } else if let first = line.first, first == " " || first == "\t", let previous = fields.popLast() {
-      // An obsolete folded line continues the previous field's value (RFC 9112 §5.2).
-      fields.append(HTTPHeader(previous.name, previous.value + " " + String(line).trimmingASCIIWhitespace()))
-    } else if let colon = line.firstIndex(of: ":") {
-      let name = String(line[..<colon]).trimmingASCIIWhitespace().lowercased()
-      guard !name.isEmpty else { return }
-      fields.append(HTTPHeader(name, String(line[line.index(after: colon)...]).trimmingASCIIWhitespace()))
-    }
+    if bytes.starts(with: "HTTP/".utf8) { raw.removeAll(keepingCapacity: true) }
+    raw.append(contentsOf: bytes)
   }
 
   /// Lower-cased names in order of name; `set-cookie` keeps one entry per cookie, any other repeated field is
   /// one entry with its values joined by ", " (RFC 9110 §5.3), which is what `HTTPResponse` promises.
   var headers: [HTTPHeader] {
-    var order: [String] = []
-    var values: [String: [String]] = [:]
-    for field in fields {
-      if values[field.name] == nil { order.append(field.name) }
-      values[field.name, default: []].append(field.value)
+    let fields = raw.withUnsafeBufferPointer(Self.fields)
+    // Sorted by name, fields of one name in the order they came.
+    let order = fields.indices.sorted { (fields[$0].name, $0) < (fields[$1].name, $1) }
+    var headers: [HTTPHeader] = []
+    headers.reserveCapacity(fields.count)
+    for index in order {
+      let field = fields[index]
+      if field.name != "set-cookie", let last = headers.last, last.name == field.name {
+        headers[headers.count - 1].value += ", " + field.value
+      } else {
+        headers.append(field)
+      }
     }
-    return order.sorted().flatMap { name -> [HTTPHeader] in
-      let all = values[name] ?? []
-      return name == "set-cookie" ? all.map { HTTPHeader(name, $0) } : [HTTPHeader(name, all.joined(separator: ", "))]
+    return headers
+  }
+
+  private static func fields(_ bytes: UnsafeBufferPointer<UInt8>) -> [HTTPHeader] {
+    var fields: [HTTPHeader] = []
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+      defer { start = end + 1 }
+      var stop = end
+      while stop > start, bytes[stop - 1] == UInt8(ascii: "\r") || bytes[stop - 1] == UInt8(ascii: "\n") { stop -= 1 }
+      let line = UnsafeBufferPointer(rebasing: bytes[start..<stop])
+      guard let first = line.first, !line.starts(with: "HTTP/".utf8) else { continue }
+      if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+        // An obsolete folded line continues the previous field's value (RFC 9112 §5.2).
+        if !fields.isEmpty { fields[fields.count - 1].value += " " + text(trimmed(line[...])) }
+      } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+        let name = trimmed(line[..<colon])
+        guard !name.isEmpty else { continue }
+        fields.append(HTTPHeader(lowercased(name), text(trimmed(line[(colon + 1)...]))))
+      }
+    }
+    return fields
+  }
+
+  /// Without leading and trailing spaces and tabs, the whitespace HTTP allows around values.
+  private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+    let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return bytes[bytes.startIndex..<bytes.startIndex] }
+    return bytes[first...last]
+  }
+
+  private static func text(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+  }
+
+  /// Names are ASCII tokens; anything else takes the general (slower) path.
+  private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return text(bytes).lowercased() }
+    return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+      for (offset, byte) in bytes.enumerated() {
+        buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+      }
+      return bytes.count
     }
   }
 }
