@@ -19,7 +19,7 @@ import Synchronization
 /// `validate`, called on every keystroke, would fall to a quarter of its rate. A hash that waits
 /// for a free core costs a login a little latency; a stalled `validate` costs every keystroke.
 package enum Blocking {
-  private static let pool = ThreadPool(maxThreads: 8, nice: 19)
+  fileprivate static let pool = ThreadPool(maxThreads: 8, nice: 19)
 
   package static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
@@ -39,6 +39,11 @@ package enum Blocking {
       }
     }
   }
+}
+
+extension Blocking {
+  /// Runs `work` on one of these threads and returns at once: blocking work nobody waits for.
+  package static func submit(_ work: @escaping @Sendable () -> Void) { pool.submit(work) }
 }
 
 /// A small pool of detached POSIX threads, started on demand up to `maxThreads`; jobs beyond
