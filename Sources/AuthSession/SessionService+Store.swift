@@ -122,6 +122,8 @@ extension SessionService {
     case unusable
     /// The provider must revoke it at its server.
     case revokeAtServer(IssuedSession)
+    /// Nothing: the provider cannot end sessions at its server.
+    case nothingToRevoke
   }
 
   /// Ends `record`'s session at its provider as far as `tx` can: the local provider's tokens right here.
@@ -135,6 +137,7 @@ extension SessionService {
       try end(tx)
       return .ended
     case .atServer: return .revokeAtServer(stored.session)
+    case .storeOnly: return .nothingToRevoke
     }
   }
 

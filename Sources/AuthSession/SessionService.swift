@@ -118,6 +118,10 @@ package final class SessionService: Sendable {
       return false
     case .revokeAtServer(let session):
       return await revokeAtServer(session, by: provider, profile: name, what: "the session")
+    case .nothingToRevoke:
+      // Documented behaviour, answered `revoked: false`; not a warning on every logout.
+      log.debug("profile \(name): nothing revoked at the provider (it has no logout endpoint)")
+      return false
     }
   }
 
