@@ -3,8 +3,9 @@ import AuthStorage
 import AuthSupport
 
 /// Every read and write of a stored session: one transaction each, on the `Blocking` pool where SQLite may wait for
-/// another process's lock (the reads, a login's and a refresh's writes: only when it would, `LazyStore+Access`). Writes about an existing session name its generation and change nothing once a
-/// logout or a new login has moved it on.
+/// another process's lock (the reads, a login's and a refresh's writes: only when they would, `LazyStore+Access`).
+/// Writes about an existing session name its generation and change nothing once a logout or a new login has moved
+/// it on.
 extension SessionService {
   /// The profile's session. An unusable one (its user unreadable, see `StoredSession`) is ended here.
   /// - Throws: `SessionError.notLoggedIn` (with the remembered account, within `rememberAccountDays`), or

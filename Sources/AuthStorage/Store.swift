@@ -137,10 +137,6 @@ package final class Store: Sendable {
     return scrubbed
   }
 
-  /// Whether a committed write may have left secrets in the WAL for `scrubPendingSecrets()`; true too when another
-  /// thread holds the store, rather than wait for it.
-  package var mayNeedScrub: Bool { state.withLockIfAvailable { $0.scrubPending } ?? true }
-
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
   /// across re-read → network refresh → write.
   /// - Throws: `StorageError.unavailable` ("lock timeout …"), `CancellationError`, or whatever `body` throws.
