@@ -10,6 +10,8 @@ enum DisplayName {
   /// `text` without those characters; nil when nothing visible is left.
   static func neutralized(_ text: String?) -> String? {
     guard let text else { return nil }
+    // Printable ASCII has nothing to strip: the common name, without several Unicode property lookups per character.
+    if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text.utf8.allSatisfy({ $0 == 0x20 }) ? nil : text }
     let scalars = Array(text.unicodeScalars)
     var kept = String.UnicodeScalarView()
     for (index, scalar) in scalars.enumerated() {

@@ -9,6 +9,9 @@ package enum Retirement: Sendable {
   case inStore(@Sendable (WriteTransaction) throws -> Void)
   /// At the provider's server with `revoke`, best effort and outside any transaction, once the store has changed.
   case atServer
+  /// Nowhere beyond the store: the provider has no way to end a session at its server (a profile without a logout
+  /// endpoint), so there is no `revoke` to call, nor a task to start for it; a logout answers `revoked: false`.
+  case storeOnly
 }
 
 extension IdentityProvider {

@@ -2,9 +2,10 @@ import AuthProviders
 import AuthStorage
 import AuthSupport
 
-/// Every read and write of a stored session: one transaction each, on the `Blocking` pool (SQLite may wait for
-/// another process's lock). Writes about an existing session name its generation and change nothing once a
-/// logout or a new login has moved it on.
+/// Every read and write of a stored session: one transaction each, on the `Blocking` pool where SQLite may wait for
+/// another process's lock (the reads, a login's and a refresh's writes: only when they would, `LazyStore+Access`).
+/// Writes about an existing session name its generation and change nothing once a logout or a new login has moved
+/// it on.
 extension SessionService {
   /// The profile's session. An unusable one (its user unreadable, see `StoredSession`) is ended here.
   /// - Throws: `SessionError.notLoggedIn` (with the remembered account, within `rememberAccountDays`), or
@@ -12,11 +13,9 @@ extension SessionService {
   func currentSession(_ name: String, _ profile: Profile) async throws -> StoredSession {
     let remember = Int64(profile.config.rememberAccountDays) * 86_400
     let now = clock.now()
-    let (record, last) = try await Blocking.run { [stores] in
-      try stores.get().read { tx in
-        let record = try tx.session(profile: name)
-        return (record, record == nil && remember > 0 ? try tx.lastAccount(profile: name) : nil)
-      }
+    let (record, last) = try await stores.read { tx in
+      let record = try tx.session(profile: name)
+      return (record, record == nil && remember > 0 ? try tx.lastAccount(profile: name) : nil)
     }
     guard let record else {
       let remembered = last.flatMap { now - $0.loggedInAt <= remember ? $0.account : nil }
@@ -31,9 +30,7 @@ extension SessionService {
 
   /// The sessions of `names`, in order, as stored (nil: logged out).
   func storedRecords(_ names: [String]) async throws -> [SessionRecord?] {
-    try await Blocking.run { [stores] in
-      try stores.get().read { tx in try names.map { try tx.session(profile: $0) } }
-    }
+    try await stores.read { tx in try names.map { try tx.session(profile: $0) } }
   }
 
   /// Stores a new login's session, replacing any previous one: a new generation. The replaced session is ended as
@@ -43,27 +40,19 @@ extension SessionService {
     -> (stored: StoredSession, revokeAtServer: IssuedSession?)
   {
     let (now, provider) = (clock.now(), try profile(name).provider)
-    return try await Blocking.run(
-      { [stores] in
-        try stores.get().write(scrub: .afterReturning) { tx in
-          // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
-          let replaced = (try? tx.session(profile: name)) ?? nil
-          let ended = try Self.retire(replaced, by: provider, in: tx)
-          let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
-          let generation = try tx.beginSession(record, lastAccount: lastAccount)
-          let stored = StoredSession(issued, profile: name, generation: generation)
-          guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
-          return (stored, session)
-        }
-      }, then: scrubAfterAnswering)
-  }
-
-  /// The replaced tokens of a login or a refresh leave the WAL while the answer goes out, not before it: the one
-  /// durable commit is all the answer waits for. Nothing is lost by the wait: at that moment the replaced tokens
-  /// still work at their server anyway (an access token until it expires, a replaced session until its revocation,
-  /// which also follows the answer). A logout keeps scrubbing before it answers. See `Store.ScrubTiming`.
-  var scrubAfterAnswering: @Sendable () -> Void {
-    { [stores] in _ = try? stores.get().scrubPendingSecrets() }
+    // The replaced tokens leave the WAL while the answer goes out, not before it. Nothing is lost by the wait: at
+    // that moment they still work at their server anyway (an access token until it expires, a replaced session
+    // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
+    return try await stores.writeScrubbingAfter { tx in
+      // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
+      let replaced = (try? tx.session(profile: name)) ?? nil
+      let ended = try Self.retire(replaced, by: provider, in: tx)
+      let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
+      let generation = try tx.beginSession(record, lastAccount: lastAccount)
+      let stored = StoredSession(issued, profile: name, generation: generation)
+      guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
+      return (stored, session)
+    }
   }
 
   /// Stores a refresh's session in place of `current`, in one transaction. The local provider's rotation runs
@@ -74,28 +63,26 @@ extension SessionService {
   ///   refusal wrote (a reused token revokes its family) is committed.
   func storeRefreshed(_ refreshed: Refreshed, replacing current: StoredSession) async throws -> StoredSession? {
     let now = clock.now()
-    let outcome = try await Blocking.run(
-      { [stores] () throws -> Result<StoredSession?, ProviderError> in
-        do {
-          return try stores.get().write(scrub: .afterReturning) { tx in
-            let issued: IssuedSession
-            switch refreshed {
-            case .issued(let session): issued = session
-            case .rotation(let rotation):
-              switch try rotation.run(in: tx) {
-              case .success(let session): issued = session
-              case .failure(let refusal): return .failure(refusal)
-              }
-            }
-            let stored = current.replaced(by: issued)
-            guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
-            return .success(stored)
+    do {
+      // Like a login's, the replaced tokens leave the WAL after the answer.
+      let outcome = try await stores.writeScrubbingAfter { tx -> Result<StoredSession, ProviderError> in
+        let issued: IssuedSession
+        switch refreshed {
+        case .issued(let session): issued = session
+        case .rotation(let rotation):
+          switch try rotation.run(in: tx) {
+          case .success(let session): issued = session
+          case .failure(let refusal): return .failure(refusal)
           }
-        } catch is Discarded {
-          return .success(nil)
         }
-      }, then: scrubAfterAnswering)
-    return try outcome.get()
+        let stored = current.replaced(by: issued)
+        guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
+        return .success(stored)
+      }
+      return try outcome.get()
+    } catch is Discarded {
+      return nil
+    }
   }
 
   /// Keeps what a user fetch changed — the user, the provider's state (cookies the site rotated) — in one
@@ -136,6 +123,8 @@ extension SessionService {
     case unusable
     /// The provider must revoke it at its server.
     case revokeAtServer(IssuedSession)
+    /// Nothing: the provider cannot end sessions at its server.
+    case nothingToRevoke
   }
 
   /// Ends `record`'s session at its provider as far as `tx` can: the local provider's tokens right here.
@@ -149,6 +138,7 @@ extension SessionService {
       try end(tx)
       return .ended
     case .atServer: return .revokeAtServer(stored.session)
+    case .storeOnly: return .nothingToRevoke
     }
   }
 

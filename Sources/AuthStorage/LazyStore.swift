@@ -12,6 +12,9 @@ package final class LazyStore: Sendable {
 
   package init(_ open: @escaping @Sendable () throws -> Store) { self.open = open }
 
+  /// The store when it is open and nobody is opening it at this moment; nil rather than wait.
+  package var openedIfFree: Store? { opened.withLockIfAvailable { $0 } ?? nil }
+
   /// - Throws: `StorageError` from opening.
   package func get() throws -> Store {
     try opened.withLock { opened in

@@ -13,6 +13,9 @@ final class SQLiteConnection: @unchecked Sendable {
   let path: String
   /// The first CORRUPT/NOTADB error seen on this connection.
   private(set) var damage: StorageError?
+  /// Set when SQLite answered BUSY: another connection held a lock this one would have had to wait for. Only read
+  /// while `waitsForLocks` is off (see `Store.readWithoutWaiting`).
+  private(set) var wasRefusedBusy = false
   /// Set by a write that removed secrets; `Store` empties the WAL of them once the transaction commits, at the
   /// time the write asked for (`Store.ScrubTiming`).
   var scrubAfterCommit = false
@@ -33,8 +36,7 @@ final class SQLiteConnection: @unchecked Sendable {
       throw failure
     }
     sqlite3_extended_result_codes(db, 1)
-    // Ten seconds of SQLite's own backoff before a lock turns into SQLITE_BUSY: many sidecars share one store.
-    sqlite3_busy_timeout(db, 10_000)
+    sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
     auth_sqlite3_db_config_defensive(db, 1)
     // A persistent WAL is never unlinked by close(): unlinking goes by path, and after a quarantine or a user's
     // `rm` that path may already name another live store's WAL.
@@ -43,6 +45,19 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   deinit { close(checkpoint: true) }
+
+  /// Off, a lock held by another connection is answered BUSY at once instead of after up to ten seconds of SQLite's
+  /// backoff: a caller on a thread that must not block tries, and on refusal goes where waiting is fine.
+  var waitsForLocks = true {
+    didSet {
+      guard let handle, waitsForLocks != oldValue else { return }
+      wasRefusedBusy = false
+      sqlite3_busy_timeout(handle, waitsForLocks ? Self.busyTimeoutMilliseconds : 0)
+    }
+  }
+
+  /// Ten seconds of SQLite's own backoff before a lock turns into SQLITE_BUSY: many sidecars share one store.
+  private static let busyTimeoutMilliseconds: Int32 = 10_000
 
   /// `checkpoint: false` leaves a damaged file exactly as found, for inspection.
   func close(checkpoint: Bool) {
@@ -142,6 +157,7 @@ final class SQLiteConnection: @unchecked Sendable {
     let failure = SQLiteFailure(code: rc, detail: detail.map { String(cString: $0) } ?? "", path: path)
     let error = failure.storageError
     if failure.isDamage, damage == nil { damage = error }
+    if failure.primary == SQLITE_BUSY { wasRefusedBusy = true }
     return error
   }
 

@@ -109,7 +109,7 @@ package final class Store: Sendable {
   /// Runs `body` in one read transaction: every query sees the same snapshot.
   /// - Throws: `StorageError`, or whatever `body` throws.
   package func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
-    try transaction("BEGIN DEFERRED", ReadTransaction.init, scrub: .beforeReturning, body)
+    try transaction("BEGIN DEFERRED", ReadTransaction.init, scrub: .beforeReturning, body)!
   }
 
   /// Runs `body` in one BEGIN IMMEDIATE … COMMIT; rolled back if `body` throws. Taking the write lock up front
@@ -118,7 +118,7 @@ package final class Store: Sendable {
   /// - Throws: `StorageError`, or whatever `body` throws.
   @discardableResult
   package func write<T>(scrub: ScrubTiming = .beforeReturning, _ body: (WriteTransaction) throws -> T) throws -> T {
-    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, body)
+    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, body)!
   }
 
   /// Empties the WAL of the secrets an `afterReturning` write removed, then starts the next WAL so that the next
@@ -147,41 +147,68 @@ package final class Store: Sendable {
     try await profileLocks.withLock(profile, timeout: timeout, body)
   }
 
-  private func transaction<Transaction: ReadTransaction, T>(
-    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming,
+  /// Runs `body` in one transaction begun with `begin`. With `waits` off, nothing is done and nil is returned when
+  /// doing it would wait: another thread is inside a transaction of this store, the connection must be (re)opened
+  /// first, or another connection holds a lock SQLite would wait for.
+  func transaction<Transaction: ReadTransaction, T>(
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming, waits: Bool = true,
     _ body: (Transaction) throws -> T
-  ) throws -> T {
+  ) throws -> T? {
     var result: T?
-    try state.withLock { open in
-      let connection = try currentConnection(&open)
-      do {
-        try connection.execute(begin)
-        let transaction = make(connection, sealer)
-        defer { transaction.close() }
-        let value = try body(transaction)
-        // The closure may have caught a CORRUPT error and carried on; the file is still damaged.
-        if let damage = connection.damage { throw damage }
-        try connection.execute("COMMIT")
-        result = value
-        if connection.scrubAfterCommit {
-          connection.scrubAfterCommit = false
-          open.scrubPending = true
-          // The write is committed and stays acknowledged: a WAL that another process keeps busy is
-          // emptied by the next secret-removing write, the last close or the next open instead.
-          if scrub == .beforeReturning {
-            open.scrubPending = scrubbing.withLock { _ in (try? connection.checkpointTruncatingWAL()) != true }
-          }
-        }
-      } catch {
-        connection.scrubAfterCommit = false
-        if connection.isInTransaction { try? connection.execute("ROLLBACK") }
-        guard let damage = connection.damage, let identity = open.identity else { throw error }
-        open = OpenDatabase()
-        throw DatabaseFile.quarantine(connection, identity: identity, in: directory, damage: damage)
+    if waits {
+      try state.withLock { open in
+        let connection = try currentConnection(&open)
+        try run(begin, make, scrub: scrub, on: connection, &open, body) { result = $0 }
       }
+      // Set on every path that does not throw.
+      return result!
     }
-    // Set on every path that does not throw.
-    return result!
+    _ = try state.withLockIfAvailable { open in
+      guard let connection = open.connection, FileSystem.identity(of: databasePath) == open.identity else { return }
+      connection.waitsForLocks = false
+      defer { connection.waitsForLocks = true }
+      try run(begin, make, scrub: scrub, on: connection, &open, body) { result = $0 }
+    }
+    return result
+  }
+
+  /// One transaction on `connection`, whose value goes to `deliver`; nothing is delivered when `connection` was
+  /// refused a lock it does not wait for (the transaction is rolled back then, as if it never ran).
+  private func run<Transaction: ReadTransaction, T>(
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming,
+    on connection: SQLiteConnection, _ open: inout OpenDatabase, _ body: (Transaction) throws -> T,
+    deliver: (T) -> Void
+  ) throws {
+    do {
+      try connection.execute(begin)
+      let transaction = make(connection, sealer)
+      defer { transaction.close() }
+      // A read takes its snapshot at its first statement: taken here, a refusal cannot reach the caller's closure.
+      if !connection.waitsForLocks { _ = try connection.row("SELECT 1 FROM sqlite_schema LIMIT 1") { _ in () } }
+      let value = try body(transaction)
+      // The closure may have caught a CORRUPT error and carried on; the file is still damaged.
+      if let damage = connection.damage { throw damage }
+      // Nor may a refused lock the closure swallowed leave a half-read answer.
+      if !connection.waitsForLocks, connection.wasRefusedBusy { throw StorageError.unavailable("store busy") }
+      try connection.execute("COMMIT")
+      deliver(value)
+      if connection.scrubAfterCommit {
+        connection.scrubAfterCommit = false
+        open.scrubPending = true
+        // The write is committed and stays acknowledged: a WAL that another process keeps busy is
+        // emptied by the next secret-removing write, the last close or the next open instead.
+        if scrub == .beforeReturning {
+          open.scrubPending = scrubbing.withLock { _ in (try? connection.checkpointTruncatingWAL()) != true }
+        }
+      }
+    } catch {
+      connection.scrubAfterCommit = false
+      if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+      if !connection.waitsForLocks, connection.wasRefusedBusy, connection.damage == nil { return }
+      guard let damage = connection.damage, let identity = open.identity else { throw error }
+      open = OpenDatabase()
+      throw DatabaseFile.quarantine(connection, identity: identity, in: directory, damage: damage)
+    }
   }
 
   /// The open connection, reopened when there is none (after a quarantine) or when the path no longer names the

@@ -26,19 +26,16 @@ package enum Blocking {
       pool.submit { continuation.resume(with: Result { try work() }) }
     }
   }
+}
 
-  /// Like `run(_:)`, then runs `followUp` on the same thread once the caller has been resumed: blocking work
-  /// nobody waits for (a scrub after a commit), started without another hop while the caller goes on.
-  package static func run<T: Sendable>(
-    _ work: @escaping @Sendable () throws -> T, then followUp: @escaping @Sendable () -> Void
-  ) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      pool.submit {
-        continuation.resume(with: Result { try work() })
-        followUp()
-      }
-    }
-  }
+extension Blocking {
+  /// Runs `work` on a thread of its own, at the process's priority, and returns at once: short blocking work nobody
+  /// waits for, which may hold a lock that others wait for (a scrub holds the store's write lock across a few
+  /// syncs). At nice 19 on a loaded machine it could hold that lock while starved of CPU, and the next login's commit
+  /// would wait for it; it spends its time waiting for the disk, so it takes little CPU from anyone.
+  package static func submit(_ work: @escaping @Sendable () -> Void) { maintenance.submit(work) }
+
+  private static let maintenance = ThreadPool(maxThreads: 1)
 }
 
 /// A small pool of detached POSIX threads, started on demand up to `maxThreads`; jobs beyond

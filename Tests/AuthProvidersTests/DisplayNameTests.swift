@@ -21,6 +21,18 @@ import Testing
     }
   }
 
+  /// Printable ASCII takes a shortcut past the per-character checks; it must agree with them.
+  @Test func printableASCIIIsKeptAsItIs() {
+    for name in ["Alice Example", "~!@#$%^&*()_+{}|:<>?", " padded "] {
+      #expect(UserInfo(id: "1", username: "u", displayName: name).displayName == name)
+    }
+    #expect(UserInfo(id: "1", username: "u", displayName: "   ").displayName == nil)
+    #expect(UserInfo(id: "1", username: "u", displayName: "").displayName == nil)
+    // Just outside it: DEL and a tab are control characters, stripped (and a name of only them is no name).
+    #expect(UserInfo(id: "1", username: "u", displayName: "Al\u{7F}ice\u{9}").displayName == "Alice")
+    #expect(UserInfo(id: "1", username: "u", displayName: "\u{9}").displayName == nil)
+  }
+
   @Test func aNameOfOnlyInvisibleCharactersIsNoName() {
     #expect(UserInfo(id: "1", username: "u", displayName: "\u{200B}\u{3164}\u{202E}").displayName == nil)
     // A user cached before this rule is neutralized when read back.

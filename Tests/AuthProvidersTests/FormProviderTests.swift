@@ -248,5 +248,15 @@ final class FormStubSite: HTTPClient {
     let fixture = try Fixture()
     let record = try fixture.stored(try await fixture.login())
     await #expect { try await fixture.provider.revoke(record) } throws: { ($0 as? ProviderError)?.code == .unsupported }
+    // So a replaced or logged-out session is only forgotten: no revocation is started for it.
+    guard case .storeOnly = fixture.provider.retirement(of: record) else {
+      Issue.record("a site without a logout is asked to revoke")
+      return
+    }
+    let withLogout = try Fixture(logout: .init(url: Self.site + "/logout", csrf: .none))
+    guard case .atServer = withLogout.provider.retirement(of: record) else {
+      Issue.record("a site with a logout is not asked to revoke")
+      return
+    }
   }
 }

@@ -54,6 +54,28 @@ import Testing
 
   static let unknownRule = AnswerRule([.init(path("error"), equals: .string("NO_SUCH_USER"))])
 
+  /// An API without a logout endpoint cannot revoke: a replaced or logged-out session is only forgotten, and no
+  /// revocation is started for it.
+  @Test func onlyAnAPIWithALogoutEndpointIsAskedToRevoke() throws {
+    let config = Self.config(.init(accessToken: Self.path("token")))
+    let without = Self.provider(config) { _ in Self.json("{}") }
+    let session = IssuedSession(
+      user: UserInfo(id: "1", username: "alice"), accessToken: SecretBytes(Array("t".utf8)), refreshToken: nil,
+      tokenType: "Bearer", expiresAt: Self.now + 60)
+    guard case .storeOnly = without.retirement(of: session) else {
+      Issue.record("an API without a logout endpoint is asked to revoke")
+      return
+    }
+    let logout = RESTProviderConfig.Endpoint(path: "/logout")
+    let with = Self.provider(
+      RESTProviderConfig(baseURL: Self.base, login: config.login, logout: logout, response: config.response)
+    ) { _ in Self.json("{}") }
+    guard case .atServer = with.retirement(of: session) else {
+      Issue.record("an API with a logout endpoint is not asked to revoke")
+      return
+    }
+  }
+
   @Test func aRefusalIsGenericUnlessTheUnknownAccountRuleHolds() async {
     let answer = Self.json(#"{"error": "NO_SUCH_USER"}"#, status: 401)
     let generic = Self.provider(Self.config(.init(accessToken: Self.path("token")))) { _ in answer }

@@ -155,6 +155,8 @@ package final class FormProvider: IdentityProvider {
 
   // MARK: - Logout
 
+  package func retirement(of current: IssuedSession) -> Retirement { config.logout == nil ? .storeOnly : .atServer }
+
   /// Logs out at the site with its CSRF proof; a redirect (to the login page, usually) counts as done.
   package func revoke(_ current: IssuedSession) async throws {
     guard let logout = config.logout else { throw ProviderError(.unsupported, "no logout configured") }

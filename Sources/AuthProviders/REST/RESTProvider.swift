@@ -164,6 +164,8 @@ package final class RESTProvider: IdentityProvider {
 
   // MARK: - Revoke, user
 
+  package func retirement(of current: IssuedSession) -> Retirement { config.logout == nil ? .storeOnly : .atServer }
+
   package func revoke(_ current: IssuedSession) async throws {
     // Without a logout endpoint nothing is revoked, and `revoked: false` must say so.
     guard let endpoint = config.logout else { throw ProviderError(.unsupported, "no logout endpoint configured") }
