@@ -7,21 +7,36 @@ import CProcessControl
 import Dispatch
 import Synchronization
 
-/// Runs blocking work (password hashing, SQLite waiting on another process's lock) on threads
+/// Runs blocking work (SQLite waiting on another process's lock, password hashing) on threads
 /// of its own, never on the cooperative pool or Dispatch's global queues.
 ///
 /// The cooperative pool has one thread per core — two here — and on Linux it shares its
 /// threads with Dispatch's global queues. A 137 ms KDF or a 10 s busy wait there stalls every
 /// other task and every timer; on a pool thread of its own it delays only its own request.
-///
-/// These threads also run at the lowest priority (nice 19): four logins hashing at once on two
-/// cores would otherwise take most of the CPU from the reader and the inline methods, and
-/// `validate`, called on every keystroke, would fall to a quarter of its rate. A hash that waits
-/// for a free core costs a login a little latency; a stalled `validate` costs every keystroke.
 package enum Blocking {
-  private static let pool = ThreadPool(maxThreads: 8, nice: 19)
+  /// Store work: short, mostly waiting for the disk or another process's lock. It keeps the process's priority,
+  /// because it may hold the store's write lock: starved of CPU on a busy machine, it would make every other
+  /// request (and every other process sharing the store) wait behind it.
+  private static let pool = ThreadPool(maxThreads: 8)
+
+  /// Password hashing runs at the lowest priority (nice 19): four logins hashing at once on two cores would
+  /// otherwise take most of the CPU from the reader and the inline methods, and `validate`, called on every
+  /// keystroke, would fall to a quarter of its rate. A hash that waits for a free core costs a login a little
+  /// latency; a stalled `validate` costs every keystroke. Hashing holds no lock, so its slowness delays only itself.
+  private static let cpuBoundPool = ThreadPool(maxThreads: 8, nice: 19)
 
   package static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await run(work, on: pool)
+  }
+
+  /// Like `run(_:)`, for CPU-bound work that holds no lock (a password hash), at the lowest priority.
+  package static func runCPUBound<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await run(work, on: cpuBoundPool)
+  }
+
+  private static func run<T: Sendable>(
+    _ work: @escaping @Sendable () throws -> T, on pool: ThreadPool
+  ) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
       pool.submit { continuation.resume(with: Result { try work() }) }
     }

@@ -69,7 +69,7 @@ extension LocalProvider {
   package func resetPassword(_ account: LoginAccount, code: String, newPassword: String, profile: String)
     async throws -> PasswordReset
   {
-    let newHash = try await Blocking.run { [passwords] in try passwords.hash(newPassword) }
+    let newHash = try await Blocking.runCPUBound { [passwords] in try passwords.hash(newPassword) }
     let now = clock.now()
     return try await Blocking.run { [stores, codes] in
       try stores.get().write { tx -> Result<PasswordReset, ProviderError> in

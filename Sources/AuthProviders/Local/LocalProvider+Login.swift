@@ -28,7 +28,7 @@ extension LocalProvider {
     let encoded = try record?.passwordHash ?? hasher.decoyHash()
     let match: LocalPasswords.Match
     do {
-      match = try await Blocking.run { [passwords] in try passwords.verify(password, against: encoded) }
+      match = try await Blocking.runCPUBound { [passwords] in try passwords.verify(password, against: encoded) }
     } catch {
       try await recordFailure(key)  // an unreadable stored hash is no way around the count
       throw error
@@ -45,7 +45,7 @@ extension LocalProvider {
       // step is passed (`verify` clears them).
       try await demandStepUp(record, channel: channel, account: account)
     }
-    let newHash = rehash ? try await Blocking.run { [passwords] in try passwords.hash(password) } : nil
+    let newHash = rehash ? try await Blocking.runCPUBound { [passwords] in try passwords.hash(password) } : nil
     return try await Blocking.run { [stores, clock, issuer] in
       try stores.get().write { tx -> IssuedSession? in
         // Failures recorded while this password was checked may have blocked the account: answer like any blocked

@@ -17,7 +17,7 @@ extension LocalProvider {
         try LoginThrottle.admit(try tx.loginThrottle(identifierHash: key), now: clock.nowMilliseconds(), locks: false)
       }
     }
-    let hash = try await Blocking.run { [passwords] in try passwords.hash(password) }
+    let hash = try await Blocking.runCPUBound { [passwords] in try passwords.hash(password) }
     let id = try Self.accountID(try random.bytes(16))
     let account = AccountRecord(
       id: id, username: registration.username, email: registration.email, phone: registration.phone,
