@@ -5,8 +5,7 @@ import AuthSupport
 ///
 /// A read runs on the calling task's thread when no lock stands in the way, else on the `Blocking` pool, where
 /// waiting up to SQLite's busy timeout for another process stalls no other request. That saves a `getUser` two thread
-/// hops, the first a wake-up of a thread at the lowest priority, which on a loaded machine waits behind every other
-/// process. A write keeps its hop: its commit's sync would hold one of the cooperative pool's two threads for as
+/// hops, each a wake-up that on a loaded machine queues behind other processes. A write keeps its hop: its commit's sync would hold one of the cooperative pool's two threads for as
 /// long as the disk takes, which under load is long enough to stall every other task of the process.
 extension LazyStore {
   /// `Store.read`, on this thread unless it would wait for a lock.
