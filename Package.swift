@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // auth-sidecar: a JSON-RPC 2.0 stdio process that gives any program a complete client-side login.
 // One target per concern, each with its test target beside it. Crypto, SQL storage and HTML parsing
-// come from the system's OpenSSL, SQLite and libxml2 through system-library targets.
+// come from the system's OpenSSL, SQLite and libxml2 (OpenSSL and libxml2 opened with dlopen when first needed).
 import Foundation
 import PackageDescription
 
@@ -23,7 +23,9 @@ let package = Package(
   ],
   targets: [
     // MARK: C libraries from the system
-    .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // OpenSSL's headers (Debian: libssl-dev), and no link: COpenSSL opens libcrypto with dlopen on the first request
+    // that needs it (see its libcrypto.c), so a host that only validates never maps it.
+    .target(name: "COpenSSL"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // Headers only: libxml2 (and the ICU it pulls in) would cost every start of the sidecar about 1 ms of CPU, so
     // AuthHTML loads it with dlopen on the first page it parses. Without pkgConfig, which would link it; the
@@ -127,10 +129,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "AuthDispatchTests",
-      // AuthSession, AuthProviders, AuthStorage, AuthHTTP: the module errors ErrorTranslator maps.
+      // AuthSession, AuthProviders, AuthStorage, AuthHTTP, AuthCrypto: the module errors ErrorTranslator maps.
       dependencies: [
         "AuthDispatch", "AuthProtocol", "AuthJSON", "AuthValidation", "AuthSession", "AuthProviders", "AuthStorage",
-        "AuthHTTP",
+        "AuthHTTP", "AuthCrypto",
       ]),
 
     // MARK: auth-sidecar — the executable: parses options and wires the modules, nothing else. Foundation-free

@@ -95,7 +95,7 @@ package enum AESGCM {
       }
       guard context.finish() else { throw CryptoError.authenticationFailed("AES-GCM tag mismatch") }
     } catch {
-      if let base = plaintext.baseAddress { OPENSSL_cleanse(base, plaintext.count) }
+      if let base = plaintext.baseAddress { auth_secure_wipe(base, plaintext.count) }
       throw error
     }
   }

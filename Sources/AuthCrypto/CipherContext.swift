@@ -6,6 +6,7 @@ final class CipherContext {
   private let encrypting: Bool
 
   init(encrypting: Bool, key: SecretBytes, nonce: [UInt8]) throws {
+    try LibCrypto.require()
     guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSLFailure("EVP_CIPHER_CTX_new") }
     self.context = context
     self.encrypting = encrypting

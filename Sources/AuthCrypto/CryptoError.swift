@@ -11,6 +11,7 @@ package struct CryptoError: Error, Sendable, CustomStringConvertible {
     case malformedInput
     case authenticationFailed
     case openSSLFailure
+    case libraryUnavailable
   }
 
   let code: Code
@@ -34,6 +35,8 @@ package struct CryptoError: Error, Sendable, CustomStringConvertible {
   package var isAuthenticationFailure: Bool { code == .authenticationFailed }
   /// Encoded input (a password hash string, a token, a sealed box too short to hold a tag) is not well formed.
   package var isMalformedInput: Bool { code == .malformedInput }
+  /// libcrypto could not be loaded (`LibCrypto`): nothing that needs crypto can run until it is installed.
+  package var isLibraryUnavailable: Bool { code == .libraryUnavailable }
 }
 
 extension CryptoError {

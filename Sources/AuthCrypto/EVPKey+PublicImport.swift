@@ -36,6 +36,7 @@ extension EVPKey {
   /// Builds the parameters with `push` and imports them. The builder reads what `push` gave it only in
   /// `OSSL_PARAM_BLD_to_param`, so those pointers must stay valid until this returns.
   private static func importPublicKey(type: String, push: (OpaquePointer) -> Bool) throws -> OpaquePointer {
+    try LibCrypto.require()
     guard let builder = OSSL_PARAM_BLD_new() else { throw CryptoError.openSSLFailure("OSSL_PARAM_BLD_new") }
     defer { OSSL_PARAM_BLD_free(builder) }
     guard push(builder), let parameters = OSSL_PARAM_BLD_to_param(builder) else {
@@ -60,6 +61,7 @@ final class BigNumber {
 
   /// From big-endian unsigned bytes.
   init(_ bytes: [UInt8]) throws {
+    try LibCrypto.require()
     guard let count = Int32(exactly: bytes.count),
       let pointer = bytes.withNonNullBytes({ bytes, _ in BN_bin2bn(bytes, count, nil) })
     else { throw CryptoError.openSSLFailure("BN_bin2bn") }

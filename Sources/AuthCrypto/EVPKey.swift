@@ -13,6 +13,7 @@ final class EVPKey {
   }
 
   convenience init(ed25519PrivateKey key: SecretBytes) throws {
+    try LibCrypto.require()
     guard key.count == 32 else { throw CryptoError.invalidKey("Ed25519 private key must be 32 bytes") }
     let pointer = key.withUnsafeBytes { key in
       key.withNonNullBytes { EVP_PKEY_new_raw_private_key_ex(nil, "ED25519", nil, $0, $1) }
@@ -22,6 +23,7 @@ final class EVPKey {
   }
 
   convenience init(ed25519PublicKey key: [UInt8]) throws {
+    try LibCrypto.require()
     guard key.count == 32 else { throw CryptoError.invalidKey("Ed25519 public key must be 32 bytes") }
     let pointer = key.withNonNullBytes { EVP_PKEY_new_raw_public_key_ex(nil, "ED25519", nil, $0, $1) }
     guard let pointer else { throw CryptoError.invalidKey("Ed25519 public key rejected") }
@@ -83,6 +85,7 @@ final class DigestContext {
   let pointer: OpaquePointer
 
   init() throws {
+    try LibCrypto.require()
     guard let pointer = EVP_MD_CTX_new() else { throw CryptoError.openSSLFailure("EVP_MD_CTX_new") }
     self.pointer = pointer
   }

@@ -35,6 +35,7 @@ package enum JWSCompact {
   /// The payload may be empty, as RFC 7515 allows.
   /// - Throws: `CryptoError` (`isMalformedInput`); the message never quotes the token.
   package static func split(_ token: String) throws -> Parts {
+    try LibCrypto.require()
     let segments = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
     guard segments.count == 3 else { throw CryptoError.malformedInput("JWS must have three segments") }
     guard let header = Base64URL.decode(String(segments[0])), !header.isEmpty else {

@@ -45,6 +45,7 @@ package enum KeyDerivation {
     iterations: Int,
     into key: UnsafeMutableBufferPointer<UInt8>
   ) throws {
+    try LibCrypto.require()
     guard let cIterations = Int32(exactly: iterations), cIterations >= 1,
       let cPasswordCount = Int32(exactly: password.count), let cSaltCount = Int32(exactly: salt.count),
       let cKeyCount = Int32(exactly: key.count), cKeyCount >= 1
@@ -70,6 +71,7 @@ package enum KeyDerivation {
     p: Int,
     into key: UnsafeMutableBufferPointer<UInt8>
   ) throws {
+    try LibCrypto.require()
     let (rTimesP, rTimesPOverflow) = r.multipliedReportingOverflow(by: p)
     // RFC 7914 §2: r·p < 2^30; N = 2^logN > 1.
     guard (1...62).contains(logN), r >= 1, p >= 1, !rTimesPOverflow, rTimesP < 1 << 30, !key.isEmpty else {

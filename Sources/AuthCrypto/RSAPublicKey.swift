@@ -23,10 +23,12 @@ package final class RSAPublicKey: @unchecked Sendable {
   ///   (PKCS #1), as servers publish either.
   /// - Throws: `CryptoError` (`invalidKey`) for anything else, an RSA key under `minimumBits` included.
   package init(pem: String) throws {
+    try LibCrypto.require()
     var decoded: OpaquePointer?
     guard
       let decoder = OSSL_DECODER_CTX_new_for_pkey(
-        &decoded, "PEM", nil, "RSA", auth_evp_pkey_public_key_selection(), nil, nil)
+        &decoded, auth_ossl_input_type_pem(), nil, auth_ossl_key_type_rsa(), auth_evp_pkey_public_key_selection(),
+        nil, nil)
     else { throw CryptoError.openSSLFailure("OSSL_DECODER_CTX_new_for_pkey") }
     defer { OSSL_DECODER_CTX_free(decoder) }
     let bytes = Array(pem.utf8)

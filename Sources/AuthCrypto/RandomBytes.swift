@@ -16,6 +16,7 @@ package enum RandomBytes {
   /// Fills `buffer` in chunks, because the C API counts in `Int32`.
   /// `forSecret` picks `RAND_priv_bytes`, whose separate DRBG keeps secret output apart from public output.
   static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, forSecret: Bool) throws {
+    try LibCrypto.require()
     guard var next = buffer.baseAddress else { return }
     var remaining = buffer.count
     while remaining > 0 {

@@ -24,16 +24,22 @@ package struct SystemRandomSource: RandomSource {
 ///
 /// - Important: never used outside test mode; its output is predictable by design.
 package final class SeededRandomSource: RandomSource {
-  private let key: SecretBytes
+  private let seed: UInt64
   private let counter = Mutex<UInt64>(0)
 
-  package init(seed: UInt64) {
+  /// Hashes nothing yet: the sidecar makes its source at start, and hashing would load libcrypto there.
+  package init(seed: UInt64) { self.seed = seed }
+
+  /// Derived on each call (one SHA-256): cheaper to keep than a lock-guarded cache, and test mode only.
+  private func key() -> SecretBytes {
     var seedBytes: [UInt8] = Array("auth-sidecar test mode seed".utf8)
     for shift in stride(from: 56, through: 0, by: -8) { seedBytes.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift))) }
-    key = SecretBytes(SHA256.hash(seedBytes))
+    return SecretBytes(SHA256.hash(seedBytes))
   }
 
   package func bytes(_ count: Int) throws -> [UInt8] {
+    try LibCrypto.require()
+    let key = key()
     var out: [UInt8] = []
     out.reserveCapacity(count + 32)
     while out.count < count {

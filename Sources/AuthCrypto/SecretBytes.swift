@@ -1,6 +1,7 @@
 internal import COpenSSL
 
-/// Key material that owns its one buffer, wipes it with `OPENSSL_cleanse` when released, and never prints it.
+/// Key material that owns its one buffer, wipes it when released (`explicit_bzero`, which needs no libcrypto: a
+/// release happens anywhere), and never prints it.
 ///
 /// Best effort only: copies the caller made before handing the bytes over (an `[UInt8]`, a `String`) are out
 /// of reach. Keep those short-lived.
@@ -47,7 +48,7 @@ package final class SecretBytes: @unchecked Sendable, CustomStringConvertible, C
   }
 
   private static func wipe(_ storage: UnsafeMutableBufferPointer<UInt8>) {
-    OPENSSL_cleanse(storage.baseAddress, storage.count)
+    auth_secure_wipe(storage.baseAddress, storage.count)
     storage.deallocate()
   }
 

@@ -50,6 +50,10 @@ package struct ErrorTranslator: Sendable {
     case let error as StorageError:
       report("storage: \(error.description)")
       return translate(error, locale)
+    case let error as CryptoError where error.isLibraryUnavailable:
+      // As for a missing libcurl: the host learns the request cannot run here, the log says what to install.
+      report("crypto: \(error.message)")
+      return localized(.unsupported, locale, details: ["reason": "libcrypto_unavailable"])
     default:
       report("internal error: \(type(of: error))")
       return localized(.internal, locale)

@@ -1,3 +1,4 @@
+import AuthCrypto
 import AuthJSON
 import AuthProtocol
 import AuthValidation
@@ -101,6 +102,7 @@ package final class Server: MessageReceiver {
       let params = try? Params(notification.params), let context = try? context(for: nil, params)
     else { return }
     _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params)) {
+      guard LibCrypto.missingReason == nil else { return nil }
       _ = try? await method.call(params, context: context)
       return nil
     }
@@ -153,6 +155,9 @@ package final class Server: MessageReceiver {
     let id = context.id ?? .null
     if Task.isCancelled { return .error(id: id, errors.translate(CancellationError(), locale: context.locale)) }
     do {
+      // Every method that runs here may reach libcrypto (the store's sealing, logins, tokens), some of it through
+      // calls that cannot throw: this is where its absence becomes an answer. The first one opens it.
+      try LibCrypto.require()
       let result = try await method.call(params, context: context)
       if Task.isCancelled, method.ordering != .changesSession { throw CancellationError() }
       return .result(id: id, result)

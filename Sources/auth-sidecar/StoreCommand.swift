@@ -4,6 +4,7 @@
   import Musl
 #endif
 import AuthConfig
+import AuthCrypto
 import AuthStorage
 import AuthSupport
 
@@ -42,6 +43,11 @@ struct StoreCommand {
   /// - Returns: the exit code: 0 done, 1 refused (the reason is on stderr).
   func run(_ action: Action, environment: [String: String]) -> Int32 {
     guard case .rekey(let target) = action else { return 1 }
+    // The store's secrets are sealed with libcrypto, opened here on first need: say so if it cannot be.
+    if let reason = LibCrypto.missingReason {
+      Logger.standardError("auth-sidecar store: \(reason)\n")
+      return 1
+    }
     do {
       let directory = try StateDirectory(explicitPath: options.stateDirectory, environment: environment)
       let keyring = Wiring.keySelection(storage).keyring

@@ -4,6 +4,7 @@
   import Musl
 #endif
 import AuthConfig
+import AuthCrypto
 import AuthJSON
 import AuthProviders
 import AuthStorage
@@ -46,6 +47,11 @@ struct UsersCommand {
 
   /// - Returns: the exit code: 0 done, 1 refused (the reason is on stderr).
   func run(_ action: Action) -> Int32 {
+    // Passwords are hashed and the store sealed with libcrypto, opened here on first need.
+    if let reason = LibCrypto.missingReason {
+      Logger.standardError("auth-sidecar users: \(reason)\n")
+      return 1
+    }
     do {
       _ = try localProfile()
       switch action {

@@ -6,6 +6,7 @@ import AuthSession
 import AuthStorage
 import Testing
 
+@testable import AuthCrypto
 @testable import AuthDispatch
 
 /// The module errors `ErrorTranslator` maps code by code, and what happens to one it does not know.
@@ -73,5 +74,16 @@ import Testing
     #expect(translated.message == "Internal error.")
     #expect(reports == ["internal error: HTTPError"])
     #expect(!JSONWriter.string(translated.json).contains("secret"))
+  }
+
+  /// A libcrypto that cannot be loaded is answered like a missing libcurl: `unsupported`, with the reason for hosts
+  /// and what to install in the log. Any other `CryptoError` stays `internal`.
+  @Test func anUnloadableLibcryptoIsUnsupportedAndLogged() {
+    let missing = CryptoError(.libraryUnavailable, "libcrypto could not be loaded (libcrypto.so.3)")
+    let (translated, reports) = Self.translate(missing)
+    #expect(translated.kind == .unsupported)
+    #expect(JSONWriter.string(translated.json).contains(#""reason":"libcrypto_unavailable""#))
+    #expect(reports == ["crypto: libcrypto could not be loaded (libcrypto.so.3)"])
+    #expect(Self.translate(CryptoError.malformedInput("x")).error.kind == .internal)
   }
 }

@@ -98,6 +98,8 @@ enum RESTLoginRequestDecoder {
     case (let pem?, nil):
       do {
         _ = try RSAPublicKey(pem: pem)
+      } catch let error as CryptoError where error.isLibraryUnavailable {
+        throw SettingError(settings.path.appending("publicKey"), "cannot be read here: \(error.message)")
       } catch {
         throw SettingError(
           settings.path.appending("publicKey"),
