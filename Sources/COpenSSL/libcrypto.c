@@ -1,9 +1,9 @@
 /* libcrypto, opened with dlopen on the first request that needs it instead of linked.
 
    Linked statically, OpenSSL's tables (object ids, parameter groups, ciphers, encoders, reason strings) carried
-   about 20,000 of the binary's relative relocations, and applying them wrote about 120 pages at every start,
-   which was most of what a cold start still cost beyond the C reference; linked dynamically, loading and
-   relocating the library cost about as much. Opened here, a host that only validates never maps it; libcurl,
+   about 20,000 of the binary's 48,000 relative relocations, and applying them wrote about 120 pages at every
+   start (a quarter of a cold start's instructions and page faults, bench/README.md); linked dynamically, loading
+   and relocating the library at start cost more. Opened here, a host that only validates never maps it; libcurl,
    itself opened on the first remote request, links the same libcrypto.so.3, so the process holds one copy; and
    OpenSSL's security fixes reach the sidecar with the system's package.
 
