@@ -26,7 +26,8 @@ struct StateFixture {
   static let cheapKDF = ["--test-kdf-iterations", "1000"]
 
   init(_ name: String) throws {
-    var template = Array("/tmp/auth-bars-\(name)-XXXXXX".utf8CString)
+    // Under $TMPDIR (Foundation reads it), so the test command's private directory holds it and removes it.
+    var template = Array((FileManager.default.temporaryDirectory.path + "/auth-bars-\(name)-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw FixtureError("mkdtemp failed: errno \(errno)") }
     root = String(cString: made)
     for sub in ["cwd", "config", "xdg-state"] {

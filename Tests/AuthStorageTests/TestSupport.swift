@@ -9,25 +9,26 @@ import Testing
 let testKeyHex = String(repeating: "5a", count: 32)
 let testEnvironment = ["AUTH_SIDECAR_KEY": testKeyHex]
 
-/// Runs `body` with a fresh directory under /tmp, removed afterwards whatever happens.
+/// Runs `body` with a fresh directory under $TMPDIR (Foundation reads it, so the test command's private directory
+/// holds it), removed afterwards whatever happens.
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-  var template = Array("/tmp/auth-storage-tests-XXXXXX".utf8CString)
-  let path = try template.withUnsafeMutableBufferPointer { buffer -> String in
-    guard let made = mkdtemp(buffer.baseAddress!) else { throw POSIXError(.EIO) }
-    return String(cString: made)
-  }
+  let path = try makeTemporaryDirectory()
   defer { try? FileManager.default.removeItem(atPath: path) }
   return try body(path)
 }
 
 func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-  var template = Array("/tmp/auth-storage-tests-XXXXXX".utf8CString)
-  let path = try template.withUnsafeMutableBufferPointer { buffer -> String in
+  let path = try makeTemporaryDirectory()
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try await body(path)
+}
+
+private func makeTemporaryDirectory() throws -> String {
+  var template = Array((FileManager.default.temporaryDirectory.path + "/auth-storage-tests-XXXXXX").utf8CString)
+  return try template.withUnsafeMutableBufferPointer { buffer -> String in
     guard let made = mkdtemp(buffer.baseAddress!) else { throw POSIXError(.EIO) }
     return String(cString: made)
   }
-  defer { try? FileManager.default.removeItem(atPath: path) }
-  return try await body(path)
 }
 
 /// The state directory `<parent>/state`, created by the code under test.

@@ -64,12 +64,16 @@ struct ByteScanner {
   }
 
   /// The next byte after white space, without taking it.
+  // Inlined, as `take` is: as calls, the brackets and commas of a batch of one were two fifths of its extra cost over
+  // a plain line (~60 of ~150 instructions under callgrind).
+  @inline(__always)
   mutating func peek() -> UInt8? {
     skipWhitespace()
     return index < bytes.count ? bytes[index] : nil
   }
 
   /// Takes `byte` if it comes next (after white space).
+  @inline(__always)
   mutating func take(_ byte: UInt8) -> Bool {
     // Compact JSON first: the byte is right here.
     if index < bytes.count, bytes[index] == byte {

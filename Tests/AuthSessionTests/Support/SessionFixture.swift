@@ -140,7 +140,8 @@ func openStore(_ directory: String) throws -> Store {
 }
 
 func makeTemporaryDirectory() throws -> String {
-  var template = Array("/tmp/auth-session-tests-XXXXXX".utf8CString)
+  // Under $TMPDIR (Foundation reads it), so the test command's private directory holds it and removes it.
+  var template = Array((FileManager.default.temporaryDirectory.path + "/auth-session-tests-XXXXXX").utf8CString)
   return try template.withUnsafeMutableBufferPointer { buffer -> String in
     guard let made = mkdtemp(buffer.baseAddress!) else { throw POSIXError(.EIO) }
     return String(cString: made)
