@@ -3,7 +3,8 @@ import AuthStorage
 import AuthSupport
 
 /// Every read and write of a stored session: one transaction each, on the `Blocking` pool where SQLite may wait for
-/// another process's lock (the reads, a login's and a refresh's writes: only when they would, `LazyStore+Access`).
+/// another process's lock (the reads, a login's and a refresh's writes: only when they would, or when another task
+/// is committing on the cooperative pool, `LazyStore+Access`).
 /// Writes about an existing session name its generation and change nothing once a logout or a new login has moved
 /// it on.
 extension SessionService {
@@ -40,10 +41,11 @@ extension SessionService {
     -> (stored: StoredSession, revokeAtServer: IssuedSession?)
   {
     let (now, provider) = (clock.now(), try profile(name).provider)
-    // The replaced tokens leave the WAL while the answer goes out, not before it. Nothing is lost by the wait: at
-    // that moment they still work at their server anyway (an access token until it expires, a replaced session
-    // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
-    return try await stores.writeScrubbingAfter { tx in
+    // The replaced tokens leave the WAL a moment after the answer, not before it (`DeferredScrub`). Nothing is lost
+    // by the wait: at that moment they still work at their server anyway (an access token until it expires, a
+    // replaced session until its revocation, which also follows the answer). A logout keeps scrubbing before it
+    // answers.
+    return try await stores.writeScrubbingAfter(scrubbing: scrub) { tx in
       // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
       let replaced = (try? tx.session(profile: name)) ?? nil
       let ended = try Self.retire(replaced, by: provider, in: tx)
@@ -65,7 +67,8 @@ extension SessionService {
     let now = clock.now()
     do {
       // Like a login's, the replaced tokens leave the WAL after the answer.
-      let outcome = try await stores.writeScrubbingAfter { tx -> Result<StoredSession, ProviderError> in
+      let outcome = try await stores.writeScrubbingAfter(scrubbing: scrub) {
+        tx -> Result<StoredSession, ProviderError> in
         let issued: IssuedSession
         switch refreshed {
         case .issued(let session): issued = session
