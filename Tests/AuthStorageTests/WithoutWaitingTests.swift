@@ -3,8 +3,8 @@ import Testing
 
 @testable import AuthStorage
 
-/// The read a task on the cooperative pool runs on its own thread: done at once when nothing holds a lock, otherwise
-/// not done at all (nil) so that the caller can run it where waiting is fine.
+/// The read (and the login's write) a task on the cooperative pool runs on its own thread: done at once when nothing
+/// holds a lock, otherwise not done at all (nil) so that the caller can run it where waiting is fine.
 @Suite struct WithoutWaitingTests {
   @Test func aFreeStoreReadsAtOnce() throws {
     try withTemporaryDirectory { parent in
@@ -60,6 +60,40 @@ import Testing
       released.signal()
       finished.wait()
       #expect(try store.readWithoutWaiting { try $0.sessionGeneration(profile: "default") } == 0)
+    }
+  }
+
+  @Test func aFreeStoreCommitsAWriteAtOnce() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      let generation = try store.writeWithoutWaiting(scrub: .afterReturning) {
+        try $0.beginSession(sampleSession(token: "alice-token"))
+      }
+      #expect(generation != nil)
+      #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "alice-token")
+    }
+  }
+
+  @Test func aWriterElsewhereRefusesAWriteAndNothingOfItStays() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      try store.write { try $0.beginSession(sampleSession(token: "alice-token")) }
+      let other = try SQLiteConnection(path: store.databasePath)
+      defer { other.close(checkpoint: false) }
+      try other.execute("BEGIN IMMEDIATE")
+      var ran = false
+      let written = try store.writeWithoutWaiting(scrub: .afterReturning) { tx in
+        ran = true
+        return try tx.beginSession(sampleSession(token: "bob-token"))
+      }
+      #expect(written == nil)
+      #expect(!ran)
+      try other.execute("ROLLBACK")
+      // Refused, not broken: the same write then goes through, and the store waits for locks again.
+      #expect(try store.writeWithoutWaiting(scrub: .afterReturning) {
+        try $0.beginSession(sampleSession(token: "bob-token"))
+      } != nil)
+      #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "bob-token")
     }
   }
 }
