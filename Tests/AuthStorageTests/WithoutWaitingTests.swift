@@ -25,13 +25,20 @@ import Testing
     }
   }
 
-  @Test func aWriterElsewhereDoesNotHoldUpARead() throws {
+  /// Alice's session committed, and a second connection inside a write transaction of its own.
+  private func withWriterElsewhere(_ body: (Store, SQLiteConnection) throws -> Void) throws {
     try withTemporaryDirectory { parent in
       let store = try openStore(parent)
       try store.write { try $0.beginSession(sampleSession(token: "alice-token")) }
       let other = try SQLiteConnection(path: store.databasePath)
       defer { other.close(checkpoint: false) }
       try other.execute("BEGIN IMMEDIATE")
+      try body(store, other)
+    }
+  }
+
+  @Test func aWriterElsewhereDoesNotHoldUpARead() throws {
+    try withWriterElsewhere { store, other in
       try other.execute("UPDATE sessions SET expires_at = 1")
       // WAL: done at once, and it sees the last committed state, not the other connection's pending write.
       let read = try store.readWithoutWaiting { try $0.session(profile: "default") }
@@ -75,12 +82,7 @@ import Testing
   }
 
   @Test func aWriterElsewhereRefusesAWriteAndNothingOfItStays() throws {
-    try withTemporaryDirectory { parent in
-      let store = try openStore(parent)
-      try store.write { try $0.beginSession(sampleSession(token: "alice-token")) }
-      let other = try SQLiteConnection(path: store.databasePath)
-      defer { other.close(checkpoint: false) }
-      try other.execute("BEGIN IMMEDIATE")
+    try withWriterElsewhere { store, other in
       var ran = false
       let written = try store.writeWithoutWaiting(scrub: .afterReturning) { tx in
         ran = true
