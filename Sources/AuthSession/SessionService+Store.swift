@@ -46,8 +46,9 @@ extension SessionService {
     // replaced session until its revocation, which also follows the answer). A logout keeps scrubbing before it
     // answers.
     return try await stores.writeScrubbingAfter(scrubbing: scrub) { tx in
-      // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
-      let replaced = (try? tx.session(profile: name)) ?? nil
+      // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked. One whose
+      // provider ends sessions in the store alone is overwritten unread: ending it needs nothing from it.
+      let replaced = provider.endsSessionsBeyondTheStore ? ((try? tx.session(profile: name)) ?? nil) : nil
       let ended = try Self.retire(replaced, by: provider, in: tx)
       let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
       let generation = try tx.beginSession(record, lastAccount: lastAccount)
