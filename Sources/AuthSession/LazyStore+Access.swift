@@ -16,8 +16,9 @@ extension LazyStore {
     return try await Blocking.run { [self] in try get().read(body) }
   }
 
-  /// `Store.write(scrub: .afterReturning)`, then the scrub of the secrets it removed, which the caller does not wait
-  /// for (`DeferredScrub`): the one durable commit is all an answer waits for (see `Store.ScrubTiming`).
+  /// `Store.write(scrub: .afterReturning)`, then the scrub of the secrets it removed on a thread of its own
+  /// (`Blocking.submit`), which the caller does not wait for: the one durable commit is all an answer waits for (see
+  /// `Store.ScrubTiming`). A first login replaced nothing and wakes no scrub.
   ///
   /// The commit runs on this thread when no lock is in the way and no other task of the process is committing on the
   /// cooperative pool, else on the `Blocking` pool. Its hop there and back were two wake-ups on a login's path; the
@@ -25,16 +26,16 @@ extension LazyStore {
   /// wait at a time the pool's other threads keep running every other task. (With no such bound, every task of a
   /// busy test process committing at once held both threads of a two-core pool through their syncs, long enough
   /// under load to trip 20 s hang guards.)
-  func writeScrubbingAfter<T: Sendable>(
-    scrubbing scrub: DeferredScrub, _ body: @escaping @Sendable (WriteTransaction) throws -> T
-  ) async throws -> T {
+  func writeScrubbingAfter<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
+    -> T
+  {
     let value: T
     if let committed = try writeOnThisThreadIfFree(body) {
       value = committed
     } else {
       value = try await Blocking.run { [self] in try get().write(scrub: .afterReturning, body) }
     }
-    if (try? get().scrubIsPending) == true { scrub.schedule(self) }
+    if (try? get().scrubIsPending) == true { Blocking.submit { [self] in _ = try? get().scrubPendingSecrets() } }
     return value
   }
 

@@ -41,11 +41,10 @@ extension SessionService {
     -> (stored: StoredSession, revokeAtServer: IssuedSession?)
   {
     let (now, provider) = (clock.now(), try profile(name).provider)
-    // The replaced tokens leave the WAL a moment after the answer, not before it (`DeferredScrub`). Nothing is lost
-    // by the wait: at that moment they still work at their server anyway (an access token until it expires, a
-    // replaced session until its revocation, which also follows the answer). A logout keeps scrubbing before it
-    // answers.
-    return try await stores.writeScrubbingAfter(scrubbing: scrub) { tx in
+    // The replaced tokens leave the WAL while the answer goes out, not before it. Nothing is lost by the wait: at
+    // that moment they still work at their server anyway (an access token until it expires, a replaced session
+    // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
+    return try await stores.writeScrubbingAfter { tx in
       // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked. One whose
       // provider ends sessions in the store alone is overwritten unread: ending it needs nothing from it.
       let replaced = provider.endsSessionsBeyondTheStore ? ((try? tx.session(profile: name)) ?? nil) : nil
@@ -68,8 +67,7 @@ extension SessionService {
     let now = clock.now()
     do {
       // Like a login's, the replaced tokens leave the WAL after the answer.
-      let outcome = try await stores.writeScrubbingAfter(scrubbing: scrub) {
-        tx -> Result<StoredSession, ProviderError> in
+      let outcome = try await stores.writeScrubbingAfter { tx -> Result<StoredSession, ProviderError> in
         let issued: IssuedSession
         switch refreshed {
         case .issued(let session): issued = session

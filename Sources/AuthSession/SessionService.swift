@@ -34,8 +34,6 @@ package final class SessionService: Sendable {
   let revokeTimeout: Duration
   /// The refresh task in flight per profile, shared by every caller in this process.
   let refreshes = Mutex<[String: Task<StoredSession, any Error>]>([:])
-  /// The scrub a login's or a refresh's write leaves pending, run after their answers (`DeferredScrub`).
-  let scrub = DeferredScrub()
   private let profiles: [String: Profile]
   private let notify: @Sendable (SessionChanged) -> Void
 
