@@ -46,6 +46,10 @@ package protocol IdentityProvider: Sendable {
   /// `SessionService` calls `revoke`.
   func retirement(of current: IssuedSession) -> Retirement
 
+  /// False when every session's `retirement` is `.storeOnly`: a new login then does not read (and decrypt) the
+  /// session it replaces, which it would only learn needs nothing. The default: true.
+  var endsSessionsBeyondTheStore: Bool { get }
+
   /// The user as the provider knows it now.
   /// - Throws: `ProviderError.sessionRejected` when the provider refuses the session's credential.
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser

@@ -17,4 +17,6 @@ package enum Retirement: Sendable {
 extension IdentityProvider {
   /// Remote providers revoke at their server.
   package func retirement(of current: IssuedSession) -> Retirement { .atServer }
+
+  package var endsSessionsBeyondTheStore: Bool { true }
 }

@@ -1,12 +1,14 @@
 import AuthStorage
 import AuthSupport
+import Synchronization
 
 /// The session service's way into the store.
 ///
 /// A read runs on the calling task's thread when no lock stands in the way, else on the `Blocking` pool, where
 /// waiting up to SQLite's busy timeout for another process stalls no other request. That saves a `getUser` two thread
-/// hops, each a wake-up that on a loaded machine queues behind other processes. A write keeps its hop: its commit's sync would hold one of the cooperative pool's two threads for as
-/// long as the disk takes, which under load is long enough to stall every other task of the process.
+/// hops, each a wake-up that on a loaded machine queues behind other processes. A login's or a refresh's write does
+/// the same, with one more condition: its commit's sync holds the thread for as long as the disk takes, so only one
+/// task of the process at a time commits on the cooperative pool (see `writeScrubbingAfter`).
 extension LazyStore {
   /// `Store.read`, on this thread unless it would wait for a lock.
   func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
@@ -14,14 +16,37 @@ extension LazyStore {
     return try await Blocking.run { [self] in try get().read(body) }
   }
 
-  /// `Store.write(scrub: .afterReturning)` on the `Blocking` pool, then the scrub of the secrets it removed on a
-  /// thread of its own (`Blocking.submit`), which the caller does not wait for: the one durable commit is all an
-  /// answer waits for (see `Store.ScrubTiming`).
+  /// `Store.write(scrub: .afterReturning)`, then the scrub of the secrets it removed on a thread of its own
+  /// (`Blocking.submit`), which the caller does not wait for: the one durable commit is all an answer waits for (see
+  /// `Store.ScrubTiming`). A first login replaced nothing and wakes no scrub.
+  ///
+  /// The commit runs on this thread when no lock is in the way and no other task of the process is committing on the
+  /// cooperative pool, else on the `Blocking` pool. Its hop there and back were two wake-ups on a login's path; the
+  /// sync it then waits for here is one disk flush (0.1–4 ms on the machines measured), and with at most one such
+  /// wait at a time the pool's other threads keep running every other task. (With no such bound, every task of a
+  /// busy test process committing at once held both threads of a two-core pool through their syncs, long enough
+  /// under load to trip 20 s hang guards.)
   func writeScrubbingAfter<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
     -> T
   {
-    let value = try await Blocking.run { [self] in try get().write(scrub: .afterReturning, body) }
-    Blocking.submit { [self] in _ = try? get().scrubPendingSecrets() }
+    let value: T
+    if let committed = try writeOnThisThreadIfFree(body) {
+      value = committed
+    } else {
+      value = try await Blocking.run { [self] in try get().write(scrub: .afterReturning, body) }
+    }
+    if (try? get().scrubIsPending) == true { Blocking.submit { [self] in _ = try? get().scrubPendingSecrets() } }
     return value
+  }
+
+  /// Whether a task is committing on the cooperative pool (`writeOnThisThreadIfFree`): one at a time, process-wide.
+  private static let committingOnPool = Atomic<Bool>(false)
+
+  /// The write on the calling thread; nil when it would wait for a lock or another task is committing on the pool.
+  private func writeOnThisThreadIfFree<T>(_ body: (WriteTransaction) throws -> T) throws -> T? {
+    guard let store = openedIfFree else { return nil }
+    guard !Self.committingOnPool.exchange(true, ordering: .acquiring) else { return nil }
+    defer { Self.committingOnPool.store(false, ordering: .releasing) }
+    return try store.writeWithoutWaiting(scrub: .afterReturning, body)
   }
 }

@@ -3,7 +3,8 @@ import AuthStorage
 import AuthSupport
 
 /// Every read and write of a stored session: one transaction each, on the `Blocking` pool where SQLite may wait for
-/// another process's lock (the reads, a login's and a refresh's writes: only when they would, `LazyStore+Access`).
+/// another process's lock (the reads, a login's and a refresh's writes: only when they would, or when another task
+/// is committing on the cooperative pool, `LazyStore+Access`).
 /// Writes about an existing session name its generation and change nothing once a logout or a new login has moved
 /// it on.
 extension SessionService {
@@ -44,8 +45,9 @@ extension SessionService {
     // that moment they still work at their server anyway (an access token until it expires, a replaced session
     // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
     return try await stores.writeScrubbingAfter { tx in
-      // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked.
-      let replaced = (try? tx.session(profile: name)) ?? nil
+      // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked. One whose
+      // provider ends sessions in the store alone is overwritten unread: ending it needs nothing from it.
+      let replaced = provider.endsSessionsBeyondTheStore ? ((try? tx.session(profile: name)) ?? nil) : nil
       let ended = try Self.retire(replaced, by: provider, in: tx)
       let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
       let generation = try tx.beginSession(record, lastAccount: lastAccount)

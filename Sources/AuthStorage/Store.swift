@@ -137,6 +137,10 @@ package final class Store: Sendable {
     return scrubbed
   }
 
+  /// Whether a committed write left secrets in the WAL for `scrubPendingSecrets()` (a first login, which replaced
+  /// nothing, did not).
+  package var scrubIsPending: Bool { state.withLock { $0.scrubPending } }
+
   /// Runs `body` holding `profile`'s cross-process lock, waiting without blocking a thread. A refresh holds it
   /// across re-read → network refresh → write.
   /// - Throws: `StorageError.unavailable` ("lock timeout …"), `CancellationError`, or whatever `body` throws.

@@ -253,10 +253,12 @@ final class FormStubSite: HTTPClient {
       Issue.record("a site without a logout is asked to revoke")
       return
     }
+    #expect(!fixture.provider.endsSessionsBeyondTheStore)
     let withLogout = try Fixture(logout: .init(url: Self.site + "/logout", csrf: .none))
     guard case .atServer = withLogout.provider.retirement(of: record) else {
       Issue.record("a site with a logout is not asked to revoke")
       return
     }
+    #expect(withLogout.provider.endsSessionsBeyondTheStore)
   }
 }

@@ -66,6 +66,8 @@ import Testing
       Issue.record("an API without a logout endpoint is asked to revoke")
       return
     }
+    // So a new login need not read the session it replaces.
+    #expect(!without.endsSessionsBeyondTheStore)
     let logout = RESTProviderConfig.Endpoint(path: "/logout")
     let with = Self.provider(
       RESTProviderConfig(baseURL: Self.base, login: config.login, logout: logout, response: config.response)
@@ -74,6 +76,7 @@ import Testing
       Issue.record("an API with a logout endpoint is not asked to revoke")
       return
     }
+    #expect(with.endsSessionsBeyondTheStore)
   }
 
   @Test func aRefusalIsGenericUnlessTheUnknownAccountRuleHolds() async {

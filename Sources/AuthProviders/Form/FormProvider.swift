@@ -155,7 +155,12 @@ package final class FormProvider: IdentityProvider {
 
   // MARK: - Logout
 
-  package func retirement(of current: IssuedSession) -> Retirement { config.logout == nil ? .storeOnly : .atServer }
+  package func retirement(of current: IssuedSession) -> Retirement {
+    endsSessionsBeyondTheStore ? .atServer : .storeOnly
+  }
+
+  /// Without a logout endpoint there is nothing to end a session with but the store.
+  package var endsSessionsBeyondTheStore: Bool { config.logout != nil }
 
   /// Logs out at the site with its CSRF proof; a redirect (to the login page, usually) counts as done.
   package func revoke(_ current: IssuedSession) async throws {

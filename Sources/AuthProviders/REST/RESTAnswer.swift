@@ -64,12 +64,21 @@ enum RESTAnswer {
   /// The claims of a JWS-compact access token, decoded without verifying it: the token is the server's, for the
   /// server to check; the sidecar only reads `exp` and, lacking anything better, who the user is. Nil for an
   /// opaque token.
+  ///
+  /// The token is cut at its dots as bytes: cutting the `String` walked it by grapheme cluster, 70,000 instructions
+  /// for one SimpleJWT access token, more than decoding and parsing its claims.
   static func jwtClaims(_ token: String) -> JSONObject? {
-    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3 else { return nil }
-    var payload = String(parts[1])
-    while payload.hasSuffix("=") { payload.removeLast() }
-    guard let bytes = Base64URL.decode(payload), let claims = try? JSONParser.parse(bytes) else { return nil }
+    let bytes = token.utf8
+    let dot = UInt8(ascii: ".")
+    guard let first = bytes.firstIndex(of: dot) else { return nil }
+    let afterFirst = bytes.index(after: first)
+    guard let second = bytes[afterFirst...].firstIndex(of: dot),
+      !bytes[bytes.index(after: second)...].contains(dot)
+    else { return nil }
+    var payload = bytes[afterFirst..<second]
+    while payload.last == UInt8(ascii: "=") { payload.removeLast() }
+    guard let decoded = Base64URL.decode(String(Substring(payload))), let claims = try? JSONParser.parse(decoded)
+    else { return nil }
     return claims.objectValue
   }
 

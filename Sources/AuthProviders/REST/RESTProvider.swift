@@ -164,7 +164,12 @@ package final class RESTProvider: IdentityProvider {
 
   // MARK: - Revoke, user
 
-  package func retirement(of current: IssuedSession) -> Retirement { config.logout == nil ? .storeOnly : .atServer }
+  package func retirement(of current: IssuedSession) -> Retirement {
+    endsSessionsBeyondTheStore ? .atServer : .storeOnly
+  }
+
+  /// Without a logout endpoint there is nothing to end a session with but the store.
+  package var endsSessionsBeyondTheStore: Bool { config.logout != nil }
 
   package func revoke(_ current: IssuedSession) async throws {
     // Without a logout endpoint nothing is revoked, and `revoked: false` must say so.
