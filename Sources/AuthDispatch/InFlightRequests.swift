@@ -46,8 +46,9 @@ final class InFlightRequests: Sendable {
   /// happens here, on the reader thread, so the order is arrival order.
   /// The request stops counting against the limit before its answer goes to `deliver`, so a
   /// host that sends its next request the moment it reads an answer finds the slot free.
+  /// - Parameter executor: where the task prefers to run (`Server.Placement`); nil for the cooperative pool.
   func start(
-    id: RequestID?, profile: String?, plan: CallPlan,
+    id: RequestID?, profile: String?, plan: CallPlan, on executor: (any TaskExecutor)? = nil,
     _ operation: @escaping @Sendable () async -> OutgoingMessage?,
     deliver: @escaping Reply = { _ in }
   ) -> Bool {
@@ -64,7 +65,7 @@ final class InFlightRequests: Sendable {
         if ordering == .changesSession { predecessors.append(contentsOf: queued.readsSinceChange.values) }
       }
       let completion = Completion()
-      let task = Task { [self] in
+      let task = Task(executorPreference: executor) { [self] in
         // Cancelling a queued request stops its wait: `operation` then answers `cancelled` at once.
         for predecessor in predecessors { await predecessor.wait(interruptible: true) }
         let answer = await operation()

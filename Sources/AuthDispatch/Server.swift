@@ -15,6 +15,11 @@ package final class Server: MessageReceiver {
     package init() {}
   }
 
+  /// Where the task of a request on a profile prefers to run, or nil for the cooperative pool: the tasks of remote
+  /// profiles run on the HTTP thread once it runs, where their answers arrive (wired by the executable, which
+  /// knows both the config and the HTTP client).
+  package typealias Placement = @Sendable (_ profile: String) -> (any TaskExecutor)?
+
   private let registry: MethodRegistry
   private let decoder: MessageDecoder
   private let sender: any MessageSender
@@ -22,14 +27,16 @@ package final class Server: MessageReceiver {
   private let errors: ErrorTranslator
   private let maxBatchAnswerBytes: Int
   private let fastPath: FastPath?
+  private let placement: Placement
 
   /// - Parameter fastValidators: the validators `validate` is registered with; given, lines the fast path
   ///   understands are answered from their bytes (`FastPath`), byte-identically, and the rest as before.
   package init(
     registry: MethodRegistry, sender: any MessageSender, limits: Limits = Limits(), errors: ErrorTranslator,
-    fastValidators: ProfileValidators? = nil
+    fastValidators: ProfileValidators? = nil, placement: @escaping Placement = { _ in nil }
   ) {
     self.registry = registry
+    self.placement = placement
     fastPath = fastValidators.map { FastPath(validators: $0, registry: registry, limits: limits) }
     self.sender = sender
     self.errors = errors
@@ -101,7 +108,8 @@ package final class Server: MessageReceiver {
     guard case .async(let method)? = registry[notification.method],
       let params = try? Params(notification.params), let context = try? context(for: nil, params)
     else { return }
-    _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params)) {
+    let executor = placement(context.profile)
+    _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params), on: executor) {
       guard LibCrypto.missingReason == nil else { return nil }
       _ = try? await method.call(params, context: context)
       return nil
@@ -138,7 +146,7 @@ package final class Server: MessageReceiver {
     case .async(let method):
       let errors = self.errors
       let started = inFlight.start(
-        id: id, profile: context.profile, plan: method.plan(for: params),
+        id: id, profile: context.profile, plan: method.plan(for: params), on: placement(context.profile),
         { await Self.run(method, params, context, errors) }, deliver: reply)
       if !started {
         reply(.error(id: id, errors.tooManyInFlight(locale: context.locale)))

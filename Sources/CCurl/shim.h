@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -80,6 +81,18 @@ static inline int auth_timer_arm(int timer, long ms) {
 static inline void auth_timer_clear(int timer) {
   unsigned long long expirations;
   (void)!read(timer, &expirations, sizeof expirations);
+}
+
+/* A non-blocking, close-on-exec eventfd, or -1. */
+static inline int auth_eventfd_create(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+/* Makes an eventfd readable (its counter goes up by one). */
+static inline void auth_eventfd_signal(int fd) { (void)!eventfd_write(fd, 1); }
+
+/* Resets an eventfd's counter, so that epoll stops reporting it. */
+static inline void auth_eventfd_clear(int fd) {
+  eventfd_t value;
+  (void)!eventfd_read(fd, &value);
 }
 
 /* The calling thread's kernel id (gettid(2), which the Glibc module does not show): the HTTP thread records it so

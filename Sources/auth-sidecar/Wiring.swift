@@ -142,8 +142,10 @@ struct Wiring {
     limits.maxInFlight = options.maxInFlight
     limits.maxBatchSize = options.maxBatchSize
     limits.maxBatchAnswerBytes = options.maxBatchAnswerBytes
+    let remote = Set(config.profiles.filter { $0.value.provider.kind.isRemote }.keys)
     return Server(
       registry: registry, sender: sender, limits: limits, errors: ErrorTranslator(report: { [log] in log.info($0) }),
-      fastValidators: validators)
+      fastValidators: validators,
+      placement: { remote.contains($0) ? CurlHTTPClient.preferredExecutor : nil })
   }
 }

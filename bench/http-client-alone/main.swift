@@ -29,7 +29,8 @@ let client = CurlHTTPClient(log: .disabled)
 let done = DispatchSemaphore(value: 0)
 while let line = readLine() {
   guard let request = request(line) else { fatalError("not a request line") }
-  Task.detached {
+  // On the HTTP thread once the first request started it, as the sidecar runs a remote request's task.
+  Task.detached(executorPreference: CurlHTTPClient.preferredExecutor) {
     let answer: JSONValue
     do {
       let response = try await client.send(request)

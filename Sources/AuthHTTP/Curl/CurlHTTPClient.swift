@@ -26,6 +26,11 @@ package final class CurlHTTPClient: HTTPClient {
   /// start-up check of a config with remote profiles. Does not load libcurl when it is installed.
   package static var unavailableReason: String? { LibCurl.missingReason() }
 
+  /// Where a task that sends remote requests should run: on the HTTP thread, resumed where its answers arrive
+  /// (`HTTPThreadExecutor`), once the first request of the process has started that thread; nil before, so a host
+  /// that never sends one never loads libcurl.
+  package static var preferredExecutor: (any TaskExecutor)? { CurlEngine.running?.executor }
+
   package init(
     policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
     clock: any Clock = SystemClock(), log: Logger

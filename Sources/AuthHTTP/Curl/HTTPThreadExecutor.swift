@@ -1,0 +1,67 @@
+internal import CCurl
+import Synchronization
+
+/// Runs tasks on `CurlEngine`'s thread, between its waits for the network.
+///
+/// A remote request is mostly waiting: a task on the cooperative pool sends, sleeps, and is woken by the HTTP
+/// thread when the answer arrives, one thread hop per exchange — about as long again as the rest of the
+/// sidecar's own work, after a wait of a few milliseconds has let both threads' cores go idle. A task that prefers
+/// this executor is resumed where the answer arrived: the continuation is queued on the very thread that finished
+/// the transfer, which runs it before it next waits, and sends the next request itself.
+///
+/// Only work that waits for nothing but the network belongs here: anything the task blocks on (a store commit's
+/// sync, a stdout write) holds up every other transfer for as long. Slow or blocking work goes to `Blocking`, as
+/// everywhere.
+final class HTTPThreadExecutor: TaskExecutor {
+  private struct Queue {
+    var jobs: [UnownedJob] = []
+    /// The thread is in (or about to enter) its wait, with nothing queued: a new job must wake it.
+    var idle = false
+  }
+
+  /// An eventfd in the engine's epoll set: readable when a job was queued while the thread was idle.
+  let wakeDescriptor: Int32
+  private let queue = Mutex(Queue())
+
+  /// - Returns: nil when no eventfd could be made.
+  init?() {
+    wakeDescriptor = auth_eventfd_create()
+    guard wakeDescriptor >= 0 else { return nil }
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let wake = queue.withLock { queue in
+      queue.jobs.append(job)
+      defer { queue.idle = false }
+      return queue.idle
+    }
+    // A job queued by the thread itself (a transfer it just finished) or while it is busy is found before the
+    // thread next waits; only an idle thread needs the wake-up.
+    if wake { auth_eventfd_signal(wakeDescriptor) }
+  }
+
+  /// Runs every queued job, and the jobs those queue, until none is left; then marks the thread idle. Called
+  /// by the engine's thread only, right before it waits.
+  func runQueued() {
+    while true {
+      let batch = queue.withLock { queue -> [UnownedJob] in
+        guard !queue.jobs.isEmpty else {
+          queue.idle = true
+          return []
+        }
+        defer { queue.jobs.removeAll(keepingCapacity: true) }
+        return queue.jobs
+      }
+      guard !batch.isEmpty else { return }
+      for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+  }
+
+  /// The thread woke up: jobs queued from now on are found before it waits again. Clears the eventfd when it was
+  /// the reason.
+  func awake(signalled: Bool) {
+    if signalled { auth_eventfd_clear(wakeDescriptor) }
+    queue.withLock { $0.idle = false }
+  }
+}
