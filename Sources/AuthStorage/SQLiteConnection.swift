@@ -111,8 +111,11 @@ final class SQLiteConnection: @unchecked Sendable {
   /// Starts the WAL that `checkpointTruncatingWAL` emptied: commits page 1 unchanged (the application id, read
   /// and written back inside the write lock). The first commit to an empty WAL syncs its new header before its
   /// frames; made here, off the next answer's path, that sync leaves the next commit with one `fdatasync`.
+  /// Inside the write lock the emptied file also gets its room back (`WALPresize`), so the next commits overwrite
+  /// allocated bytes instead of growing the file; this commit's syncs make that room durable.
   func startWAL() throws {
     try execute("BEGIN IMMEDIATE")
+    WALPresize.extend(path + "-wal")
     do {
       let id = try row("PRAGMA application_id") { $0.integer(0) } ?? 0
       try execute("PRAGMA application_id = \(id)")

@@ -84,13 +84,15 @@ import Testing
     #expect(try fixture.storedSession()?.user.username == "bob")
   }
 
-  /// Bytes 16..<24 of the WAL header: they change whenever the WAL starts anew; nil without a header.
+  /// Bytes 16..<24 of the WAL header: they change whenever the WAL starts anew; nil without a header (also while
+  /// the scrub has pre-sized the emptied file with zeros and not yet written the new header over them).
   static func salts(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var header = [UInt8](repeating: 0, count: 32)
-    return pread(fd, &header, 32, 0) == 32 ? Array(header[16..<24]) : nil
+    guard pread(fd, &header, 32, 0) == 32, header.contains(where: { $0 != 0 }) else { return nil }
+    return Array(header[16..<24])
   }
 
   @Test func theFirstLoginOfAProfileRevokesNothing() async throws {
