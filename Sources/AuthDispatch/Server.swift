@@ -1,6 +1,7 @@
 import AuthCrypto
 import AuthJSON
 import AuthProtocol
+import AuthSupport
 import AuthValidation
 
 /// Receives framed messages, answers each request exactly once, and never lets bad input
@@ -109,11 +110,21 @@ package final class Server: MessageReceiver {
       let params = try? Params(notification.params), let context = try? context(for: nil, params)
     else { return }
     let executor = placement(context.profile)
-    _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params), on: executor) {
-      guard LibCrypto.missingReason == nil else { return nil }
-      _ = try? await method.call(params, context: context)
-      return nil
+    startHere(on: executor) {
+      _ = inFlight.start(id: nil, profile: context.profile, plan: method.plan(for: params), on: executor) {
+        guard LibCrypto.missingReason == nil else { return nil }
+        _ = try? await method.call(params, context: context)
+        return nil
+      }
     }
+  }
+
+  /// Calls `start`, which starts a task on `executor`; when the executor allows it, this thread then runs the
+  /// task up to its first wait instead of waking the executor's thread (`StartingThreadExecutor`). Outside the
+  /// in-flight lock, which the task takes again when it finishes.
+  private func startHere<T>(on executor: (any TaskExecutor)?, _ start: () -> T) -> T {
+    guard let starting = executor as? any StartingThreadExecutor else { return start() }
+    return starting.startHere(start)
   }
 
   private func handleRequest(_ request: Request, reply: @escaping Reply) {
@@ -145,9 +156,12 @@ package final class Server: MessageReceiver {
       }
     case .async(let method):
       let errors = self.errors
-      let started = inFlight.start(
-        id: id, profile: context.profile, plan: method.plan(for: params), on: placement(context.profile),
-        { await Self.run(method, params, context, errors) }, deliver: reply)
+      let executor = placement(context.profile)
+      let started = startHere(on: executor) {
+        inFlight.start(
+          id: id, profile: context.profile, plan: method.plan(for: params), on: executor,
+          { await Self.run(method, params, context, errors) }, deliver: reply)
+      }
       if !started {
         reply(.error(id: id, errors.tooManyInFlight(locale: context.locale)))
       }

@@ -1,4 +1,5 @@
 import AuthHTTP
+import AuthSupport
 import Foundation
 import Testing
 
@@ -37,6 +38,27 @@ extension LiveServerTests {
       }.value
       let httpThread = engine.threadID.load(ordering: .acquiring)
       #expect(threads == Array(repeating: httpThread, count: 4))
+    }
+
+    /// The reader that parsed a request sends it itself: the task runs on the starting thread up to its first
+    /// wait, and its answer resumes it on the HTTP thread.
+    @Test func aTaskStartedHereRunsOnTheStartingThreadUntilItWaitsThenOnTheHTTPThread() async throws {
+      let (engine, executor) = try await Self.startedEngine()
+      let starting = try #require(executor as? any StartingThreadExecutor)
+      let server = try await FixtureServer.start()
+      defer { server.stop() }
+      let client = CurlHTTPClient(log: .disabled)
+      let caller = try Self.currentThreadID()
+      let task = starting.startHere {
+        Task(executorPreference: executor) { () async throws -> [Int32] in
+          let first = try Self.currentThreadID()
+          let response = try await client.send(HTTPRequest(url: server.url("/json")))
+          #expect(response.status == 200)
+          return [first, try Self.currentThreadID()]
+        }
+      }
+      let threads = try await task.value
+      #expect(threads == [caller, engine.threadID.load(ordering: .acquiring)])
     }
 
     /// Jobs come from every thread (the reader starting tasks, `Blocking` resuming them): each reaches the HTTP
