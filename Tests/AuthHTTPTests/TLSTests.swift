@@ -50,5 +50,31 @@ extension LiveServerTests {
       #expect(try await server.count("pinned") == 1)
       #expect(try await server.count("wrong") == 0)
     }
+
+    /// Easy handles are reused between requests (`EasyHandlePool`) and keep their TLS session caches: a profile
+    /// whose pin is wrong must be refused every time, also right after another profile's requests to the same
+    /// server succeeded, and one without the private CA must keep failing after one with it succeeded.
+    @Test func reusedHandlesKeepEveryProfilesTrustDecisionsApart() async throws {
+      let certificates = try await TestCertificates.make()
+      defer { certificates.remove() }
+      let server = try await FixtureServer.start(certificate: certificates)
+      defer { server.stop() }
+      let trusted = CurlHTTPClient(policy: .quick(), tls: TLSSettings(caFile: certificates.caPath), log: .disabled)
+      let wrongPin = "sha256//" + String(repeating: "B", count: 43) + "="
+      let pinnedWrong = CurlHTTPClient(
+        policy: .quick(), tls: TLSSettings(caFile: certificates.caPath, pinnedPublicKey: wrongPin), log: .disabled)
+      let untrusting = CurlHTTPClient(policy: .quick(), log: .disabled)
+      for round in 0..<3 {
+        #expect(try await trusted.send(HTTPRequest(url: server.url("/json?key=trusted"))).status == 200)
+        for client in [pinnedWrong, untrusting] {
+          let error = await httpError { () async throws(HTTPError) in
+            try await client.send(HTTPRequest(url: server.url("/json?key=refused")))
+          }
+          #expect(error?.code == .tls, "round \(round)")
+        }
+      }
+      #expect(try await server.count("trusted") == 3)
+      #expect(try await server.count("refused") == 0)
+    }
   }
 }

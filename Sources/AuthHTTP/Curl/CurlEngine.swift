@@ -29,6 +29,8 @@ final class CurlEngine: Sendable {
 
   /// Runs the tasks of remote requests on this engine's thread (`HTTPThreadExecutor`).
   let executor: HTTPThreadExecutor
+  /// Easy handles of finished transfers, for the next ones.
+  let handles: EasyHandlePool
   /// Set once `shared` has started an engine: `running` must not be the one to load libcurl.
   private static let started = Atomic<Bool>(false)
 
@@ -46,6 +48,7 @@ final class CurlEngine: Sendable {
     self.epoll = epoll
     self.timer = timer
     self.executor = executor
+    handles = EasyHandlePool(curl: curl)
   }
 
   private static func start(_ curl: LibCurl) -> Result<CurlEngine, HTTPError> {

@@ -44,7 +44,7 @@ extension CurlHTTPClient {
     let remaining = deadline - ContinuousClock.now
     guard remaining > .zero else { return .failure(TransportFailure(HTTPError(.timeout, "total timeout passed"))) }
     let transfer = try CurlRequest(exchange: exchange, policy: policy, tls: tls, proxy: proxy)
-      .transfer(curl: engine.curl, timeout: remaining)
+      .transfer(curl: engine.curl, handles: engine.handles, timeout: remaining)
     return await withTaskCancellationHandler {
       engine.submit(transfer)
       return await transfer.outcome()

@@ -44,7 +44,13 @@ package final class CurlHTTPClient: HTTPClient {
   }
 
   package func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
-    var exchange = Exchange(try RequestTarget(request.url), request)
+    // A configured endpoint's URL was parsed and checked on its first request already (`CheckedURLs`).
+    var exchange: Exchange
+    if let known = CheckedURLs.shared.target(for: request.url) {
+      exchange = Exchange(known, request)
+    } else {
+      exchange = Exchange(try RequestTarget(request.url), request)
+    }
     try RequestValidation.check(request)
     guard !Task.isCancelled else { throw HTTPError(.cancelled, "cancelled before sending") }
     let engine = try CurlEngine.shared.get()

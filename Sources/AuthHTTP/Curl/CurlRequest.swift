@@ -9,12 +9,17 @@ struct CurlRequest {
 
   /// - Parameter timeout: what is left of the request's total time, for this attempt.
   /// - Throws: `HTTPError.transportUnavailable` when libcurl cannot make a handle.
-  func transfer(curl: LibCurl, timeout: Duration) throws(HTTPError) -> CurlTransfer {
-    guard curl.origin(of: exchange.target.url) == exchange.target.origin else {
-      throw HTTPError(.invalidURL, "libcurl reads another origin than \(exchange.target.origin.host) from the URL")
+  func transfer(curl: LibCurl, handles: EasyHandlePool, timeout: Duration) throws(HTTPError) -> CurlTransfer {
+    if !CheckedURLs.shared.isChecked(exchange.target) {
+      guard curl.origin(of: exchange.target.url) == exchange.target.origin else {
+        throw HTTPError(.invalidURL, "libcurl reads another origin than \(exchange.target.origin.host) from the URL")
+      }
+      CheckedURLs.shared.remember(exchange.target)
     }
-    guard let easy = curl.easyInit() else { throw HTTPError(.transportUnavailable, "curl_easy_init failed") }
-    let transfer = CurlTransfer(curl: curl, easy: easy, maxBytes: policy.maxResponseBytes)
+    guard let easy = handles.take(for: tls) else {
+      throw HTTPError(.transportUnavailable, "curl_easy_init failed")
+    }
+    let transfer = CurlTransfer(curl: curl, easy: easy, from: handles, tls: tls, maxBytes: policy.maxResponseBytes)
     curl.set(easy, CURLOPT_URL, exchange.target.url)
     // Defence in depth behind `RequestTarget`: nothing but http(s), never a redirect, no signals (threads).
     curl.set(easy, CURLOPT_PROTOCOLS_STR, "http,https")

@@ -14,8 +14,8 @@ enum AttemptOutcome: Sendable {
 final class CurlTransfer: @unchecked Sendable {
   // `head` and `body` are written by libcurl's callbacks, under the engine's lock, and read by `complete` once
   // the handle has left the multi handle; the shared part is `state`, behind its own lock. The easy handle is
-  // configured before the transfer is submitted and cleaned up when the last reference goes, after the engine
-  // has removed it from the multi.
+  // configured before the transfer is submitted and goes back to the pool when the last reference goes, after the
+  // engine has removed it from the multi.
   private struct State {
     var outcome: AttemptOutcome?
     var waiter: CheckedContinuation<AttemptOutcome, Never>?
@@ -23,6 +23,9 @@ final class CurlTransfer: @unchecked Sendable {
 
   let easy: OpaquePointer
   private let curl: LibCurl
+  /// Where the easy handle goes back when the transfer is gone, and under which TLS settings it was used.
+  private let handles: EasyHandlePool
+  private let tls: TLSSettings
   private let maxBytes: Int
   private var requestHeaders: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -30,9 +33,11 @@ final class CurlTransfer: @unchecked Sendable {
   private var body: [UInt8] = []
   private let state = Mutex(State())
 
-  init(curl: LibCurl, easy: OpaquePointer, maxBytes: Int) {
+  init(curl: LibCurl, easy: OpaquePointer, from handles: EasyHandlePool, tls: TLSSettings, maxBytes: Int) {
     self.curl = curl
     self.easy = easy
+    self.handles = handles
+    self.tls = tls
     self.maxBytes = maxBytes
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     curl.set(easy, CURLOPT_ERRORBUFFER, pointer: errorBuffer)
@@ -44,7 +49,8 @@ final class CurlTransfer: @unchecked Sendable {
   }
 
   deinit {
-    curl.easyCleanup(easy)
+    // Reset first: until then the handle still points at the header list and the error buffer freed below.
+    handles.give(easy, for: tls)
     curl.slistFree(requestHeaders)
     errorBuffer.deallocate()
   }

@@ -18,6 +18,7 @@ struct LibCurl: @unchecked Sendable {
   // libcurl documents (a multi handle used by one thread at a time: `CurlEngine` holds a lock around it).
   typealias EasyInit = @convention(c) () -> OpaquePointer?
   typealias EasyCleanup = @convention(c) (OpaquePointer?) -> Void
+  typealias EasyReset = @convention(c) (OpaquePointer?) -> Void
   typealias StrError = @convention(c) (CURLcode) -> UnsafePointer<CChar>?
   typealias MultiInit = @convention(c) () -> OpaquePointer?
   typealias MultiHandle = @convention(c) (OpaquePointer?, OpaquePointer?) -> CURLMcode
@@ -38,6 +39,7 @@ struct LibCurl: @unchecked Sendable {
 
   let easyInit: EasyInit
   let easyCleanup: EasyCleanup
+  let easyReset: EasyReset
   let strerror: StrError
   let multiInit: MultiInit
   let multiAdd: MultiHandle
@@ -75,6 +77,7 @@ struct LibCurl: @unchecked Sendable {
     guard let globalInit = symbol("curl_global_init", GlobalInit.self),
       let easyInit = symbol("curl_easy_init", EasyInit.self),
       let easyCleanup = symbol("curl_easy_cleanup", EasyCleanup.self),
+      let easyReset = symbol("curl_easy_reset", EasyReset.self),
       let strerror = symbol("curl_easy_strerror", StrError.self),
       let multiInit = symbol("curl_multi_init", MultiInit.self),
       let multiAdd = symbol("curl_multi_add_handle", MultiHandle.self),
@@ -97,7 +100,7 @@ struct LibCurl: @unchecked Sendable {
     }
     return .success(
       LibCurl(
-        easyInit: easyInit, easyCleanup: easyCleanup, strerror: strerror, multiInit: multiInit, multiAdd: multiAdd,
+        easyInit: easyInit, easyCleanup: easyCleanup, easyReset: easyReset, strerror: strerror, multiInit: multiInit, multiAdd: multiAdd,
         multiRemove: multiRemove, multiSocketAction: multiSocketAction, multiInfoRead: multiInfoRead,
         slistAppend: slistAppend, slistFree: slistFree, urlNew: urlNew, urlSet: urlSet, urlGet: urlGet,
         urlCleanup: urlCleanup, free: free, easySetopt: easySetopt, easyGetinfo: easyGetinfo, multiSetopt: multiSetopt))

@@ -1,6 +1,6 @@
 /// A profile's TLS trust settings. Verification of the certificate chain and the host name is always on;
 /// these only change what is trusted.
-package struct TLSSettings: Sendable, Equatable {
+package struct TLSSettings: Sendable, Hashable {
   /// A PEM bundle of CA certificates that **replaces** the system store for the profile: a private CA's
   /// server is then trusted, and a server with a publicly trusted certificate is not, unless the bundle holds
   /// its CA too.
