@@ -124,7 +124,7 @@ extension SessionService {
   }
 
   /// Spends `current`'s refresh token and stores the result (rotated tokens are durable before anyone is told);
-  /// a refused refresh token ends the session.
+  /// a refused refresh token ends the session, unless a new session replaced it meanwhile.
   private func refresh(_ current: StoredSession, _ name: String, _ profile: Profile) async throws -> StoredSession {
     do {
       let refreshed = try await profile.provider.refresh(current.session, profile: name)
@@ -137,7 +137,15 @@ extension SessionService {
       return stored
     } catch let error as ProviderError where error.code == .sessionRejected {
       log.info("profile \(name): refresh rejected (\(error.detail))")
-      throw try await endSession(name, generation: current.generation)
+      let expired = try await endSession(name, generation: current.generation)
+      // A login while this refresh was out replaces the session without the profile's lock, and revokes the one it
+      // replaced: that revocation can reach the server first. The refused token then belonged to a session that
+      // is already gone, and the caller gets the new one, as when only the store refuses the refresh (above).
+      if let replacement = try? await currentSession(name, profile), replacement.generation != current.generation {
+        log.info("profile \(name): the refused session was replaced meanwhile; answering with the new one")
+        return replacement
+      }
+      throw expired
     }
   }
 }

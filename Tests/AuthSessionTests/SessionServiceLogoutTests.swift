@@ -95,10 +95,12 @@ import Testing
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
   }
 
+  /// The refresh spends Alice's refresh token before the new login's background revocation of her session runs.
   @Test func aLoginDuringAPendingRefreshWins() async throws {
     let fixture = try await SessionFixture()
     let gate = Signal()
-    let provider = TestProvider(fixture.local, refreshGate: gate)
+    let revocation = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: gate, revokeGate: revocation)
     let service = fixture.service([(ProfileConfig(name: "default"), provider)])
     _ = try await service.login()
     let aliceSession = try #require(try fixture.session())
@@ -120,6 +122,41 @@ import Testing
     // Alice's rotation was rolled back with the refused commit.
     #expect(try fixture.refreshToken(of: aliceSession)?.usedAt == nil)
     #expect(try fixture.refreshTokenCounts() == (2, 0))
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
+    // The held revocation ends Alice's family now; nothing of this test keeps running after it.
+    revocation.fire()
+    try await provider.waitForRevocationToEnd()
+    #expect(try fixture.refreshToken(of: aliceSession)?.revoked == true)
+  }
+
+  /// The other order: the new login's revocation of Alice's session reaches the provider before the pending
+  /// refresh spends her refresh token, which the provider then refuses. The session did not expire: it was
+  /// replaced, and the refresh's caller gets the new one.
+  @Test func aLoginWhoseRevocationBeatsAPendingRefreshStillWins() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    _ = try await service.login()
+    let aliceSession = try #require(try fixture.session())
+    fixture.clock.advance(by: 900)
+
+    let pending = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
+    await provider.refreshStarted.wait()
+    let bob = try await service.login(LoginAccount(kind: .username, text: "bob"))
+    try await provider.waitForRevocationToEnd()
+    #expect(try fixture.refreshToken(of: aliceSession)?.revoked == true)
+    gate.fire()
+    let (snapshot, stale) = try await pending.value
+
+    #expect(!stale)
+    #expect(snapshot.username == "bob")
+    #expect(snapshot.accessToken == bob.accessToken)
+    let stored = try #require(try fixture.session())
+    #expect(stored.generation == 2)
+    #expect(text(stored.accessToken) == bob.accessToken)
+    #expect(provider.refreshCount.withLock { $0 } == 1)
+    // Nothing announced the new session as expired.
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
   }
 }

@@ -60,6 +60,9 @@ final class TestProvider: IdentityProvider {
   /// The access tokens of the sessions `revoke` was asked to end, in order.
   let revokedSessions = Mutex<[[UInt8]]>([])
   let revokeStarted = Signal()
+  /// When set, a revocation waits for this after `revokeStarted` (a replaced session's revocation runs in the
+  /// background, so a test that needs it before or after something else holds it here).
+  let revokeGate: Signal?
   /// Set when a `revoke` returned or threw.
   let revokeEnded = Mutex(false)
   /// How many times `refresh` reached the local provider.
@@ -72,7 +75,7 @@ final class TestProvider: IdentityProvider {
   private let onFirstFetch: Mutex<(@Sendable (IssuedSession) async throws -> [[UInt8]])?>
 
   init(
-    _ base: LocalProvider, refreshGate: Signal? = nil,
+    _ base: LocalProvider, refreshGate: Signal? = nil, revokeGate: Signal? = nil,
     networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
     refreshable: Bool? = nil, onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
   ) {
@@ -80,6 +83,7 @@ final class TestProvider: IdentityProvider {
     self.refreshable = refreshable
     self.base = base
     self.refreshGate = refreshGate
+    self.revokeGate = revokeGate
     self.networkFailure = networkFailure
     self.revocation = revocation
     self.stateAfterFetch = stateAfterFetch
@@ -106,12 +110,19 @@ final class TestProvider: IdentityProvider {
   func revoke(_ current: IssuedSession) async throws {
     revokedSessions.withLock { $0.append(current.accessToken.withUnsafeBytes { Array($0) }) }
     revokeStarted.fire()
+    await revokeGate?.wait()
     defer { revokeEnded.withLock { $0 = true } }
     switch revocation {
     case .local: try await base.revoke(current)
     case .fails: throw ProviderError(.networkUnavailable, "test: server unreachable")
     case .hangs: try await Task.sleep(for: .seconds(60))
     }
+  }
+
+  /// Returns once a revocation has returned or thrown (a replaced session's revocation runs in the background).
+  func waitForRevocationToEnd() async throws {
+    await revokeStarted.wait()
+    while !revokeEnded.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
   }
 
   func canRefresh(_ session: IssuedSession) -> Bool { refreshable ?? (session.refreshToken != nil) }
