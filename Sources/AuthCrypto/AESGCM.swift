@@ -57,10 +57,19 @@ package enum AESGCM {
     try checkKey(key)
     guard nonce.count == nonceByteCount else { throw CryptoError.invalidParameters("AES-GCM nonce must be 12 bytes") }
     let context = try CipherContext(encrypting: true, key: key, nonce: nonce)
+    return try nonce.withUnsafeBytes { try seal(plaintext, on: context, nonce: $0, associatedData: associatedData) }
+  }
+
+  /// The sealed box of `plaintext` on an encrypting `context` already started with `nonce`.
+  static func seal(
+    _ plaintext: UnsafeRawBufferPointer, on context: CipherContext, nonce: UnsafeRawBufferPointer,
+    associatedData: [UInt8]
+  ) throws -> [UInt8] {
     try context.authenticateOnly(associatedData)
     var sealed = [UInt8](repeating: 0, count: nonceByteCount + plaintext.count + tagByteCount)
     try sealed.withUnsafeMutableBufferPointer { sealed in
-      _ = UnsafeMutableBufferPointer(rebasing: sealed[..<nonceByteCount]).update(fromContentsOf: nonce)
+      UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: sealed[..<nonceByteCount])).copyMemory(
+        from: nonce)
       let ciphertextEnd = nonceByteCount + plaintext.count
       try context.update(plaintext, into: UnsafeMutableBufferPointer(rebasing: sealed[nonceByteCount..<ciphertextEnd]))
       guard context.finish() else { throw CryptoError.openSSLFailure("AES-256-GCM final") }
@@ -69,7 +78,7 @@ package enum AESGCM {
     return sealed
   }
 
-  private static func plaintextCount(_ sealed: [UInt8]) throws -> Int {
+  static func plaintextCount(_ sealed: [UInt8]) throws -> Int {
     guard sealed.count >= nonceByteCount + tagByteCount else {
       throw CryptoError.malformedInput("AES-GCM sealed box shorter than nonce and tag")
     }
@@ -85,8 +94,15 @@ package enum AESGCM {
     into plaintext: UnsafeMutableBufferPointer<UInt8>
   ) throws {
     try checkKey(key)
-    let ciphertextEnd = nonceByteCount + plaintext.count
     let context = try CipherContext(encrypting: false, key: key, nonce: Array(sealed[..<nonceByteCount]))
+    try open(sealed, on: context, associatedData: associatedData, into: plaintext)
+  }
+
+  /// Decrypts `sealed` on a decrypting `context` already started with its nonce, as `open(_:key:associatedData:into:)`.
+  static func open(
+    _ sealed: [UInt8], on context: CipherContext, associatedData: [UInt8], into plaintext: UnsafeMutableBufferPointer<UInt8>
+  ) throws {
+    let ciphertextEnd = nonceByteCount + plaintext.count
     try context.authenticateOnly(associatedData)
     try context.setExpectedTag(Array(sealed[ciphertextEnd...]))
     do {
@@ -100,7 +116,7 @@ package enum AESGCM {
     }
   }
 
-  private static func checkKey(_ key: SecretBytes) throws {
+  static func checkKey(_ key: SecretBytes) throws {
     guard key.count == keyByteCount else { throw CryptoError.invalidKey("AES-256-GCM key must be 32 bytes") }
   }
 }

@@ -1,11 +1,14 @@
 internal import COpenSSL
 
 /// One AES-256-GCM operation on an `EVP_CIPHER_CTX`, freed (and its key schedule wiped) on release.
-final class CipherContext {
+///
+/// Unchecked: used by one thread at a time, either for one operation or under `AESGCMKey`'s lock.
+final class CipherContext: @unchecked Sendable {
   private let context: OpaquePointer
   private let encrypting: Bool
 
-  init(encrypting: Bool, key: SecretBytes, nonce: [UInt8]) throws {
+  /// - Parameter nonce: nil leaves the context keyed but without a nonce: `restart(nonce:)` starts each operation.
+  init(encrypting: Bool, key: SecretBytes, nonce: [UInt8]?) throws {
     try LibCrypto.require()
     guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError.openSSLFailure("EVP_CIPHER_CTX_new") }
     self.context = context
@@ -13,7 +16,7 @@ final class CipherContext {
     // AES-GCM's default IV length is 12 bytes, the only length AESGCM accepts, so no IV-length ctrl is needed.
     let status = key.withUnsafeBytes { key in
       key.withNonNullBytes { keyBytes, _ in
-        nonce.withNonNullBytes { nonceBytes, _ in
+        Self.withOptionalBytes(nonce) { nonceBytes in
           encrypting
             ? EVP_EncryptInit_ex(context, FetchedAlgorithm.aes256GCM.pointer, nil, keyBytes, nonceBytes)
             : EVP_DecryptInit_ex(context, FetchedAlgorithm.aes256GCM.pointer, nil, keyBytes, nonceBytes)
@@ -21,6 +24,23 @@ final class CipherContext {
       }
     }
     guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM init") }
+  }
+
+  /// Starts a new operation under the same key with `nonce`: the key schedule and GHASH key stay, the running
+  /// state (counter, associated data, tag) starts over.
+  func restart(nonce: UnsafeRawBufferPointer) throws {
+    precondition(nonce.count == AESGCM.nonceByteCount, "AES-GCM nonce must be 12 bytes")
+    let iv = nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let status =
+      encrypting
+      ? EVP_EncryptInit_ex(context, nil, nil, nil, iv)
+      : EVP_DecryptInit_ex(context, nil, nil, nil, iv)
+    guard status == 1 else { throw CryptoError.openSSLFailure("AES-256-GCM restart") }
+  }
+
+  private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {
+    guard let bytes else { return body(nil) }
+    return bytes.withNonNullBytes { pointer, _ in body(pointer) }
   }
 
   deinit {

@@ -7,20 +7,28 @@ import AuthCrypto
 /// another profile's row).
 struct Sealer: Sendable {
   let key: SecretBytes
+  /// The key set up once for every value sealed or opened with it.
+  private let cipher: AESGCMKey
+
+  init(key: SecretBytes) {
+    self.key = key
+    cipher = AESGCMKey(key)
+  }
 
   func seal(_ plaintext: [UInt8], _ table: String, _ column: String, row: String) throws -> [UInt8] {
     do {
-      return try AESGCM.seal(plaintext, key: key, associatedData: Self.context(table, column, row))
+      return try cipher.seal(plaintext, associatedData: Self.context(table, column, row))
     } catch {
       throw StorageError(.internalError, "cannot seal \(table).\(column): \(error)")
     }
   }
 
+  /// Seals a secret without copying it out of its wiped buffer first.
   func seal(_ secret: SecretBytes, _ table: String, _ column: String, row: String) throws -> [UInt8] {
-    try secret.withUnsafeBytes { raw in
-      var plaintext = Array(raw)
-      defer { plaintext.wipe() }
-      return try seal(plaintext, table, column, row: row)
+    do {
+      return try secret.withUnsafeBytes { try cipher.seal($0, associatedData: Self.context(table, column, row)) }
+    } catch {
+      throw StorageError(.internalError, "cannot seal \(table).\(column): \(error)")
     }
   }
 
@@ -28,18 +36,25 @@ struct Sealer: Sendable {
   ///   Nothing is moved aside for this; the file itself is fine.
   func open(_ sealed: [UInt8], _ table: String, _ column: String, row: String) throws -> [UInt8] {
     do {
-      return try AESGCM.open(sealed, key: key, associatedData: Self.context(table, column, row))
+      return try cipher.open(sealed, associatedData: Self.context(table, column, row))
     } catch {
-      throw StorageError.corrupt(
-        "a sealed value in \(table).\(column) could not be decrypted; was AUTH_SIDECAR_KEY or store.key changed "
-          + "since it was written?")
+      throw Self.undecryptable(table, column)
     }
   }
 
+  private static func undecryptable(_ table: String, _ column: String) -> StorageError {
+    StorageError.corrupt(
+      "a sealed value in \(table).\(column) could not be decrypted; was AUTH_SIDECAR_KEY or store.key changed "
+        + "since it was written?")
+  }
+
+  /// Like `open`, straight into a `SecretBytes`: no unwiped copy of the secret exists.
   func openSecret(_ sealed: [UInt8], _ table: String, _ column: String, row: String) throws -> SecretBytes {
-    var plaintext = try open(sealed, table, column, row: row)
-    defer { plaintext.wipe() }
-    return SecretBytes(plaintext)
+    do {
+      return try cipher.openSecret(sealed, associatedData: Self.context(table, column, row))
+    } catch {
+      throw Self.undecryptable(table, column)
+    }
   }
 
   /// Length-prefixed parts, so ("a", "bc") and ("ab", "c") can never produce the same bytes. These bytes are bound
