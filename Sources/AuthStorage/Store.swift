@@ -25,8 +25,9 @@ package final class Store: Sendable {
   /// Held shared while this store lives, so `store rekey` cannot run under it.
   private let inUse: StoreInUse
   /// One scrub at a time in this process: SQLite refuses a second checkpoint at once (SQLITE_BUSY, without waiting),
-  /// and a logout must not answer because a deferred scrub on the other connection was still running.
-  private let scrubbing = Mutex(())
+  /// and a logout must not answer because a deferred scrub on the other connection was still running. Holds the
+  /// deferred scrubs' own connection between them.
+  private let scrubbing = Mutex<WALScrub?>(nil)
 
   /// The connection and the identity of the file it opened, so a quarantine or a replacement by another process
   /// (the path now names another file) is noticed before the next transaction instead of writing to the old one.
@@ -106,6 +107,10 @@ package final class Store: Sendable {
     self.inUse = inUse
   }
 
+  /// The scrub's connection closes first, so the store's own is the last one and its close checkpoints the WAL
+  /// away (what a process that leaves normally still owed a scrub).
+  deinit { scrubbing.withLock { $0 = nil } }
+
   /// Runs `body` in one read transaction: every query sees the same snapshot.
   /// - Throws: `StorageError`, or whatever `body` throws.
   package func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
@@ -132,7 +137,7 @@ package final class Store: Sendable {
       return open.scrubPending ? open.identity : nil
     }
     guard let pending else { return false }
-    let scrubbed = scrubbing.withLock { _ in WALScrub.run(path: databasePath, identity: pending) }
+    let scrubbed = scrubbing.withLock { WALScrub.run(path: databasePath, identity: pending, kept: &$0) }
     if !scrubbed { state.withLock { if $0.identity == pending { $0.scrubPending = true } } }
     return scrubbed
   }

@@ -1,5 +1,9 @@
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @testable import AuthStorage
 
 /// A logged-out or replaced session's sealed tokens must be gone from every file of the store: secure_delete
@@ -129,6 +133,56 @@ import Testing
       #expect(try store.write { try $0.replaceSession(refreshed) })
       #expect(text(try store.read { try $0.session(profile: "default") }?.accessToken) == "second-token")
       #expect(Self.survivors(sealed, in: store) == [])
+    }
+  }
+
+  /// Deferred scrubs one after another, on the scrub connection the first one opened: each empties the WAL.
+  @Test func everyDeferredScrubOnTheKeptConnectionEmptiesTheWAL() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      try store.write { try $0.beginSession(sampleSession(token: "token-0")) }
+      for round in 1...4 {
+        let sealed = try Self.sealedColumns(store)
+        try store.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "token-\(round)")) }
+        #expect(!Self.survivors(sealed, in: store).isEmpty)
+        #expect(store.scrubPendingSecrets())
+        #expect(Self.survivors(sealed, in: store) == [], "round \(round)")
+      }
+      #expect(try store.read { try $0.db.row("PRAGMA integrity_check") { $0.text(0) } } == "ok")
+    }
+  }
+
+  /// A process that leaves normally with a scrub still pending: the store's own connection closes last, after the
+  /// kept scrub connection, and its close checkpoints the replaced tokens away.
+  @Test func theLastCloseScrubsAfterAKeptScrubConnection() throws {
+    try withTemporaryDirectory { parent in
+      var store: Store? = try openStore(parent)
+      _ = try Self.replacedWithScrubPending(store!)
+      #expect(store!.scrubPendingSecrets())
+      let second = try Self.sealedColumns(store!)
+      try store!.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "carol-token")) }
+      let path = store!.databasePath
+      #expect(!contents(path + "-wal").isEmpty)
+      store = nil
+      #expect(contents(path + "-wal").isEmpty, "the last close emptied the WAL")
+      for needle in second { #expect(!Self.contains(contents(path), needle)) }
+    }
+  }
+
+  /// The kept scrub connection never writes to a file that the path no longer names (another process quarantined
+  /// or replaced the store): that scrub fails and the file it opened is left as found.
+  @Test func theKeptScrubConnectionLeavesAReplacedFileAlone() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      _ = try Self.replacedWithScrubPending(store)
+      #expect(store.scrubPendingSecrets())
+      try store.write(scrub: .afterReturning) { try $0.beginSession(sampleSession(token: "carol-token")) }
+      let path = store.databasePath
+      let aside = path + ".moved"
+      #expect(rename(path, aside) == 0)
+      let before = contents(aside) + contents(path + "-wal")
+      #expect(!store.scrubPendingSecrets())
+      #expect(contents(aside) + contents(path + "-wal") == before)
     }
   }
 }
