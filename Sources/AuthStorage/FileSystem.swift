@@ -40,6 +40,14 @@ enum FileSystem {
     }
   }
 
+  /// `fdatasync` of an existing file, through a descriptor of its own (the data of a file is synced whoever wrote it).
+  static func syncData(_ path: String) -> Bool {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return fdatasync(fd) == 0
+  }
+
   /// Refuses a file we did not create for ourselves: not a regular file, or owned by another user.
   /// Root is not exempt: a store owned by another uid would leak our secrets into their reach.
   static func checkPrivateFile(_ status: stat, _ path: String, _ what: String) throws {

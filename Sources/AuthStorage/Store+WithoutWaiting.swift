@@ -14,7 +14,9 @@ extension Store {
   /// as `readWithoutWaiting`: another connection writing or checkpointing is a refusal, not a wait. The commit's
   /// sync still blocks the calling thread for as long as the disk takes.
   /// - Throws: `StorageError`, or whatever `body` throws.
-  package func writeWithoutWaiting<T>(scrub: ScrubTiming, _ body: (WriteTransaction) throws -> T) throws -> T? {
-    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, waits: false, body)
+  package func writeWithoutWaiting<T>(
+    scrub: ScrubTiming, sync: CommitSync = .beforeReturning, _ body: (WriteTransaction) throws -> T
+  ) throws -> T? {
+    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, sync: sync, waits: false, body)
   }
 }

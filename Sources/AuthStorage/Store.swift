@@ -36,6 +36,18 @@ package final class Store: Sendable {
     var identity: FileSystem.Identity?
     /// A committed write removed secrets and the WAL still holds them (see `ScrubTiming.afterReturning`).
     var scrubPending = false
+    /// A `CommitSync.deferred` write committed and the WAL has not been synced since.
+    var syncPending = false
+  }
+
+  /// When a write's commit reaches the disk.
+  package enum CommitSync: Sendable {
+    /// Before `write` returns (the WAL is synced at the commit): the caller may acknowledge it right away.
+    case beforeReturning
+    /// Committed for every reader and safe from this process being killed once `write` returns, and on disk once
+    /// `syncDeferredCommits()` (or any later synced commit or checkpoint) ran: for a write whose loss to a power
+    /// cut would cost nothing the store cannot get back, made while the caller waits.
+    case deferred
   }
 
   /// When a write that removed secrets (a replaced, refreshed or ended session) empties the WAL of them.
@@ -122,9 +134,28 @@ package final class Store: Sendable {
   /// - Parameter scrub: when secrets the write removed leave the WAL.
   /// - Throws: `StorageError`, or whatever `body` throws.
   @discardableResult
-  package func write<T>(scrub: ScrubTiming = .beforeReturning, _ body: (WriteTransaction) throws -> T) throws -> T {
-    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, body)!
+  package func write<T>(
+    scrub: ScrubTiming = .beforeReturning, sync: CommitSync = .beforeReturning, _ body: (WriteTransaction) throws -> T
+  ) throws -> T {
+    try transaction("BEGIN IMMEDIATE", WriteTransaction.init, scrub: scrub, sync: sync, body)!
   }
+
+  /// Puts the `deferred` commits since the last sync on disk: syncs the WAL they were appended to.
+  /// - Returns: false when nothing was pending or the sync failed (it then stays pending).
+  @discardableResult
+  package func syncDeferredCommits() -> Bool {
+    let pending = state.withLock { open -> Bool in
+      defer { open.syncPending = false }
+      return open.syncPending
+    }
+    guard pending else { return false }
+    let synced = FileSystem.syncData(databasePath + "-wal")
+    if !synced { state.withLock { $0.syncPending = true } }
+    return synced
+  }
+
+  /// Whether a `deferred` commit waits for `syncDeferredCommits()`.
+  package var syncIsPending: Bool { state.withLock { $0.syncPending } }
 
   /// Empties the WAL of the secrets an `afterReturning` write removed, then starts the next WAL so that the next
   /// commit syncs once (see `WALScrub`). Reads and writes meanwhile do not wait for it in this process (a write
@@ -132,13 +163,21 @@ package final class Store: Sendable {
   /// - Returns: false when nothing was pending or the WAL could not be emptied (the scrub then stays pending).
   @discardableResult
   package func scrubPendingSecrets() -> Bool {
-    let pending = state.withLock { open -> FileSystem.Identity? in
-      defer { open.scrubPending = false }
-      return open.scrubPending ? open.identity : nil
+    let (pending, unsynced) = state.withLock { open -> (FileSystem.Identity?, Bool) in
+      guard open.scrubPending else { return (nil, false) }
+      // The scrub's checkpoint syncs the WAL first: every deferred commit made before it starts is on disk after it.
+      defer { (open.scrubPending, open.syncPending) = (false, false) }
+      return (open.identity, open.syncPending)
     }
     guard let pending else { return false }
     let scrubbed = scrubbing.withLock { WALScrub.run(path: databasePath, identity: pending, kept: &$0) }
-    if !scrubbed { state.withLock { if $0.identity == pending { $0.scrubPending = true } } }
+    if !scrubbed {
+      state.withLock {
+        guard $0.identity == pending else { return }
+        $0.scrubPending = true
+        if unsynced { $0.syncPending = true }
+      }
+    }
     return scrubbed
   }
 
@@ -160,14 +199,14 @@ package final class Store: Sendable {
   /// doing it would wait: another thread is inside a transaction of this store, the connection must be (re)opened
   /// first, or another connection holds a lock SQLite would wait for.
   func transaction<Transaction: ReadTransaction, T>(
-    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming, waits: Bool = true,
-    _ body: (Transaction) throws -> T
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming,
+    sync: CommitSync = .beforeReturning, waits: Bool = true, _ body: (Transaction) throws -> T
   ) throws -> T? {
     var result: T?
     if waits {
       try state.withLock { open in
         let connection = try currentConnection(&open)
-        try run(begin, make, scrub: scrub, on: connection, &open, body) { result = $0 }
+        try run(begin, make, scrub: scrub, sync: sync, on: connection, &open, body) { result = $0 }
       }
       // Set on every path that does not throw.
       return result!
@@ -176,7 +215,7 @@ package final class Store: Sendable {
       guard let connection = open.connection, FileSystem.identity(of: databasePath) == open.identity else { return }
       connection.waitsForLocks = false
       defer { connection.waitsForLocks = true }
-      try run(begin, make, scrub: scrub, on: connection, &open, body) { result = $0 }
+      try run(begin, make, scrub: scrub, sync: sync, on: connection, &open, body) { result = $0 }
     }
     return result
   }
@@ -184,10 +223,13 @@ package final class Store: Sendable {
   /// One transaction on `connection`, whose value goes to `deliver`; nothing is delivered when `connection` was
   /// refused a lock it does not wait for (the transaction is rolled back then, as if it never ran).
   private func run<Transaction: ReadTransaction, T>(
-    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming,
+    _ begin: String, _ make: (SQLiteConnection, Sealer) -> Transaction, scrub: ScrubTiming, sync: CommitSync,
     on connection: SQLiteConnection, _ open: inout OpenDatabase, _ body: (Transaction) throws -> T,
     deliver: (T) -> Void
   ) throws {
+    if sync == .deferred { try connection.execute("PRAGMA synchronous = OFF") }
+    // Every other commit of this connection syncs, whatever happens to this one.
+    defer { if sync == .deferred { try? connection.execute("PRAGMA synchronous = FULL") } }
     do {
       try connection.execute(begin)
       let transaction = make(connection, sealer)
@@ -200,6 +242,7 @@ package final class Store: Sendable {
       // Nor may a refused lock the closure swallowed leave a half-read answer.
       if !connection.waitsForLocks, connection.wasRefusedBusy { throw StorageError.unavailable("store busy") }
       try connection.execute("COMMIT")
+      if sync == .deferred { open.syncPending = true }
       deliver(value)
       if connection.scrubAfterCommit {
         connection.scrubAfterCommit = false
