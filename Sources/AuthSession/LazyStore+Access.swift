@@ -29,24 +29,41 @@ extension LazyStore {
   func writeScrubbingAfter<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
     -> T
   {
-    let value: T
-    if let committed = try writeOnThisThreadIfFree(body) {
-      value = committed
-    } else {
-      value = try await Blocking.run { [self] in try get().write(scrub: .afterReturning, body) }
-    }
-    if (try? get().scrubIsPending) == true { Blocking.submit { [self] in _ = try? get().scrubPendingSecrets() } }
+    let value = try await writeLeavingScrub(body)
+    scrubAndSyncInBackground()
     return value
+  }
+
+  /// `writeScrubbingAfter` without the scrub: the caller starts it (`scrubAndSyncInBackground`) once its answer is
+  /// out, so that no checkpoint runs while it still has a write to make. With `sync: .deferred` the commit does not
+  /// wait for the disk (`Store.CommitSync`).
+  func writeLeavingScrub<T: Sendable>(
+    sync: Store.CommitSync = .beforeReturning, _ body: @escaping @Sendable (WriteTransaction) throws -> T
+  ) async throws -> T {
+    if let committed = try writeOnThisThreadIfFree(sync: sync, body) { return committed }
+    return try await Blocking.run { [self] in try get().write(scrub: .afterReturning, sync: sync, body) }
+  }
+
+  /// Scrubs what the writes so far left in the WAL and syncs their deferred commits, on a thread of its own
+  /// (`Blocking.submit`) that nobody waits for; wakes nothing when neither is pending.
+  func scrubAndSyncInBackground() {
+    guard let store = try? get(), store.scrubIsPending || store.syncIsPending else { return }
+    Blocking.submit {
+      store.scrubPendingSecrets()
+      store.syncDeferredCommits()
+    }
   }
 
   /// Whether a task is committing on the cooperative pool (`writeOnThisThreadIfFree`): one at a time, process-wide.
   private static let committingOnPool = Atomic<Bool>(false)
 
   /// The write on the calling thread; nil when it would wait for a lock or another task is committing on the pool.
-  private func writeOnThisThreadIfFree<T>(_ body: (WriteTransaction) throws -> T) throws -> T? {
+  private func writeOnThisThreadIfFree<T>(sync: Store.CommitSync = .beforeReturning, _ body: (WriteTransaction) throws -> T)
+    throws -> T?
+  {
     guard let store = openedIfFree else { return nil }
     guard !Self.committingOnPool.exchange(true, ordering: .acquiring) else { return nil }
     defer { Self.committingOnPool.store(false, ordering: .releasing) }
-    return try store.writeWithoutWaiting(scrub: .afterReturning, body)
+    return try store.writeWithoutWaiting(scrub: .afterReturning, sync: sync, body)
   }
 }

@@ -12,7 +12,8 @@ extension SessionService {
   package func getUser(profile name: String, fetchFromServer: Bool) async throws -> (SessionSnapshot, stale: Bool) {
     let profile = try profile(name)
     var answer = try await refreshedIfDue(try await currentSession(name, profile), name, profile)
-    if fetchFromServer {
+    // A login stopped between storing its tokens and its user: the user is fetched before anyone sees it.
+    if fetchFromServer || answer.stored.userIsPending {
       let fetched = try await withFetchedUser(answer.stored, name, profile)
       answer = (fetched.stored, answer.stale || fetched.stale)
     }
@@ -46,7 +47,7 @@ extension SessionService {
   private func withFetchedUser(_ stored: StoredSession, _ name: String, _ profile: Profile) async throws -> Answer {
     do {
       return (try await fetchUser(stored, profile), false)
-    } catch let error as ProviderError where error.isTransient {
+    } catch let error as ProviderError where error.isTransient && !stored.userIsPending {
       log.warning("profile \(name): user fetch failed (\(error.code)); answering from the cache")
       return (stored, true)
     } catch let error as ProviderError where error.code == .sessionRejected {
@@ -69,7 +70,7 @@ extension SessionService {
     do {
       latest = try await refreshed(refused, name, profile, force: true)
       return (try await fetchUser(latest, profile), false)
-    } catch let error as ProviderError where error.isTransient {
+    } catch let error as ProviderError where error.isTransient && !latest.userIsPending {
       log.warning("profile \(name): retry after the refused token failed (\(error.code)); answering stale")
       return (latest, true)
     } catch let error as ProviderError where error.code == .sessionRejected {

@@ -63,9 +63,21 @@ package final class SessionService: Sendable {
 
   // MARK: - Login, register
 
+  /// Logs in with a password. When the provider's last request only fetches the user with the new tokens, the
+  /// tokens are made durable while that request is out (`SessionService+EarlyTokens.swift`), and the user is added
+  /// when it arrives; otherwise the session is stored in one durable write after the provider is done.
   package func login(profile name: String, account: LoginAccount, password: String) async throws -> SessionSnapshot {
-    let issued = try await profile(name).provider.login(account, password: password, profile: name)
-    return try await begin(issued, profile: name, lastAccount: account.text)
+    let provider = try profile(name).provider
+    let early = EarlyTokens()
+    let issued: IssuedSession
+    do {
+      issued = try await providerLogin(provider, account, password: password, profile: name, early: early)
+    } catch {
+      await abandon(early, profile: name, provider: provider)
+      throw error
+    }
+    guard let stored = early.stored else { return try await begin(issued, profile: name, lastAccount: account.text) }
+    return try await complete(stored, with: issued, profile: name, provider: provider)
   }
 
   /// Logs in through a flow where the user acts elsewhere (see `IdentityProvider.interactiveLogin`); `prompt`
@@ -130,7 +142,7 @@ package final class SessionService: Sendable {
   /// Revokes `session` at the provider's server within `revokeTimeout`, best effort. The log names the profile,
   /// never a token.
   /// - Returns: whether the provider confirmed it.
-  private func revokeAtServer(_ session: IssuedSession, by provider: any IdentityProvider, profile name: String,
+  func revokeAtServer(_ session: IssuedSession, by provider: any IdentityProvider, profile name: String,
     what: String) async -> Bool
   {
     do {
@@ -171,7 +183,7 @@ package final class SessionService: Sendable {
           name: name, provider: profile.provider.kind,
           loginFlows: await profile.provider.offeredLoginFlows(profile.config.provider.loginFlows),
           codeFlows: profile.provider.codeFlows, loggedIn: record != nil, expiresAt: record?.expiresAt,
-          username: record.flatMap(StoredSession.init)?.session.user.username))
+          username: record.flatMap(StoredSession.init).flatMap { $0.userIsPending ? nil : $0.session.user.username }))
     }
     return statuses
   }

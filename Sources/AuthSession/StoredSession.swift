@@ -23,10 +23,19 @@ struct StoredSession: Sendable {
     self.session = session
   }
 
+  /// What the store keeps as the user of a session whose tokens were stored while its user was still being fetched
+  /// (`UserInfo.pending`): a JSON object without the `id` every stored user has.
+  static let pendingUserJSON = Array(#"{"pending":true}"#.utf8)
+
   /// Decodes the stored user; nil when it is unreadable (see above).
   init?(_ record: SessionRecord) {
-    guard case .object(let object)? = try? JSONParser.parse(record.userJSON), let user = UserInfo(json: object) else {
-      return nil
+    let user: UserInfo
+    if record.userJSON == Self.pendingUserJSON {
+      user = .pending
+    } else {
+      guard case .object(let object)? = try? JSONParser.parse(record.userJSON), let stored = UserInfo(json: object)
+      else { return nil }
+      user = stored
     }
     let session = IssuedSession(
       user: user, accessToken: record.accessToken, refreshToken: record.refreshToken, idToken: record.idToken,
@@ -38,10 +47,14 @@ struct StoredSession: Sendable {
   /// The record to write, its user encoded as JSON.
   func record(updatedAt now: Int64) -> SessionRecord {
     SessionRecord(
-      profile: profile, generation: generation, userJSON: session.user.storedJSON, accessToken: session.accessToken,
+      profile: profile, generation: generation,
+      userJSON: userIsPending ? Self.pendingUserJSON : session.user.storedJSON, accessToken: session.accessToken,
       refreshToken: session.refreshToken, idToken: session.idToken, tokenType: session.tokenType,
       expiresAt: session.expiresAt, scopes: session.scopes, providerState: session.providerState, updatedAt: now)
   }
+
+  /// Whether the user is still to be fetched: a process stopped between storing a login's tokens and its user.
+  var userIsPending: Bool { session.user == .pending }
 
   /// The same session with new tokens from a refresh (same profile, same generation).
   func replaced(by session: IssuedSession) -> StoredSession {

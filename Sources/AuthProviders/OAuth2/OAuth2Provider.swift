@@ -77,6 +77,10 @@ package final class OAuth2Provider: IdentityProvider {
     ])
     if !settings.scopes.isEmpty { form.append("scope", .text(settings.scopes.joined(separator: " "))) }
     let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .password)
+    // Userinfo is asked with the new tokens, which are final: the caller may store them meanwhile.
+    if answer.idToken == nil, endpoints.userinfoEndpoint != nil {
+      LoginProgress.report(session(answer, user: .pending, now: now, previous: nil))
+    }
     let user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
     log.debug("oauth2: password grant succeeded")
     return session(answer, user: user, now: now, previous: nil)
@@ -211,7 +215,9 @@ package final class OAuth2Provider: IdentityProvider {
     guard let endpoint = endpoints.userinfoEndpoint else { return FetchedUser(current.user) }
     // A 401 here (`sessionRejected`) goes back to SessionService, which refreshes once — or adopts the token
     // another process sharing the store has just rotated in — and asks again.
-    return FetchedUser(try await userInfo(at: endpoint, accessToken: current.accessToken, subject: current.user.id))
+    // A pending user (a login stopped before its userinfo arrived) names no subject to hold the answer to.
+    let subject = current.user == .pending ? nil : current.user.id
+    return FetchedUser(try await userInfo(at: endpoint, accessToken: current.accessToken, subject: subject))
   }
 
   /// OIDC Core §5.3. A plain JSON answer only (a signed userinfo JWT is not supported).

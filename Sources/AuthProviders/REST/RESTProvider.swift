@@ -77,8 +77,22 @@ package final class RESTProvider: IdentityProvider {
       throw ProviderError(refusal, detail)
     }
     let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
+    // The user endpoint is asked with the new tokens, which are final: the caller may store them meanwhile.
+    if asksUserEndpoint(tokens, account: account) {
+      var session = issued(tokens, user: .pending, claims: claims, previous: nil)
+      LoginProgress.report(session)
+      session.user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
+      return session
+    }
     let user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
     return issued(tokens, user: user, claims: claims, previous: nil)
+  }
+
+  /// Whether `loginUser` asks the user endpoint (the answer does not carry a user of its own).
+  private func asksUserEndpoint(_ tokens: RESTAnswer.Tokens, account: LoginAccount?) -> Bool {
+    guard config.user != nil else { return false }
+    guard let object = tokens.user else { return true }
+    return RESTAnswer.user(object, config.userFields, fallbackUsername: account?.typed) == nil
   }
 
   /// A refused login: `unknownAccount` when the profile's `unknownAccount` rule holds in the answer, else the
@@ -187,8 +201,9 @@ package final class RESTProvider: IdentityProvider {
   /// The user endpoint's user; without a user endpoint, the user as the login or last refresh gave it.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     guard config.user != nil else { return FetchedUser(current.user) }
-    let user = try await remoteUser(
-      accessToken: bearer(of: current), fallbackUsername: current.user.username, refusals: [401])
+    // A pending user (a login stopped before its user arrived) has no name to fall back on.
+    let known = current.user == .pending ? nil : current.user.username
+    let user = try await remoteUser(accessToken: bearer(of: current), fallbackUsername: known, refusals: [401])
     return FetchedUser(user)
   }
 

@@ -71,12 +71,20 @@ final class TestProvider: IdentityProvider {
   let fetchCount = Mutex(0)
   /// What `canRefresh` answers; nil: the default (a refresh token is there).
   let refreshable: Bool?
+  /// When set, a login reports its tokens (`LoginProgress`) before its "user request", fires `userFetchStarted`,
+  /// and waits for this; then fails with `userFetchFailure` if set.
+  let userFetchGate: Signal?
+  let userFetchStarted = Signal()
+  let userFetchFailure: ProviderError?
+  /// Whose session a pending user's token belongs to, as a server knows from the token (the local provider looks
+  /// users up by id, which a pending user lacks).
+  let pendingUserOwner: UserInfo?
   /// Runs once, at the first `fetchUser`, before the token is checked; returns tokens to revoke at the "server".
   private let onFirstFetch: Mutex<(@Sendable (IssuedSession) async throws -> [[UInt8]])?>
 
   init(
-    _ base: LocalProvider, refreshGate: Signal? = nil, revokeGate: Signal? = nil,
-    networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
+    _ base: LocalProvider, refreshGate: Signal? = nil, revokeGate: Signal? = nil, userFetchGate: Signal? = nil,
+    userFetchFailure: ProviderError? = nil, pendingUserOwner: UserInfo? = nil, networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
     refreshable: Bool? = nil, onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
   ) {
     self.onFirstFetch = Mutex(onFirstFetch)
@@ -84,13 +92,24 @@ final class TestProvider: IdentityProvider {
     self.base = base
     self.refreshGate = refreshGate
     self.revokeGate = revokeGate
+    self.userFetchGate = userFetchGate
+    self.userFetchFailure = userFetchFailure
+    self.pendingUserOwner = pendingUserOwner
     self.networkFailure = networkFailure
     self.revocation = revocation
     self.stateAfterFetch = stateAfterFetch
   }
 
   func login(_ account: LoginAccount, password: String, profile: String) async throws -> IssuedSession {
-    try await base.login(account, password: password, profile: profile)
+    let session = try await base.login(account, password: password, profile: profile)
+    guard let userFetchGate else { return session }
+    var pending = session
+    pending.user = .pending
+    LoginProgress.report(pending)
+    userFetchStarted.fire()
+    await userFetchGate.wait()
+    if let userFetchFailure { throw userFetchFailure }
+    return session
   }
 
   func register(_ registration: Registration, password: String) async throws -> UserInfo {
@@ -138,7 +157,9 @@ final class TestProvider: IdentityProvider {
     if revokedAccessTokens.withLock({ $0.contains(token) }) {
       throw ProviderError(.sessionRejected, "test: the access token was revoked at the server")
     }
-    return FetchedUser(try await base.fetchUser(current).user, providerState: stateAfterFetch)
+    var asked = current
+    if current.user == .pending, let pendingUserOwner { asked.user = pendingUserOwner }
+    return FetchedUser(try await base.fetchUser(asked).user, providerState: stateAfterFetch)
   }
 }
 

@@ -1,0 +1,99 @@
+import AuthProviders
+import AuthStorage
+import AuthSupport
+import Synchronization
+
+/// A password login whose provider reports its tokens before its last request, which only fetches the user
+/// (`LoginProgress`): the durable write of the new session runs while that request is out, instead of after it.
+///
+/// 1. The tokens are stored, replacing the previous session, in the usual durable write (the user kept as pending).
+/// 2. When the user arrives, it is added in a write that does not wait for the disk (`Store.CommitSync.deferred`):
+///    safe from this process being killed at once, and synced right after the answer. A power cut in between can
+///    only lose the user, which a session whose user is pending fetches again before it answers with one.
+/// 3. A login that fails after step 1 ends the session it stored, as a logout would.
+extension SessionService {
+  /// What step 1 stored, and the session it replaced when that one is still to be revoked at its server.
+  struct StoredTokens: Sendable {
+    let stored: StoredSession
+    let replaced: IssuedSession?
+  }
+
+  /// The step-1 write of one login, started at most once, from the provider's task.
+  final class EarlyTokens: Sendable {
+    private let write = Mutex<Task<StoredTokens, any Error>?>(nil)
+
+    /// Starts `body` unless a write was started already; runs on the global pool, beside the provider's request.
+    func store(_ body: @escaping @Sendable () async throws -> StoredTokens) {
+      write.withLock { write in
+        guard write == nil else { return }
+        write = Task(executorPreference: globalConcurrentExecutor) { try await body() }
+      }
+    }
+
+    /// The write, if the provider reported tokens.
+    var stored: Task<StoredTokens, any Error>? { write.withLock { $0 } }
+  }
+
+  /// Runs the provider's password login, starting step 1 in `early` when it reports its tokens.
+  @inline(never)
+  func providerLogin(
+    _ provider: any IdentityProvider, _ account: LoginAccount, password: String, profile name: String,
+    early: EarlyTokens
+  ) async throws -> IssuedSession {
+    let listener = LoginProgress.Listener { [self] pending in
+      early.store {
+        let (stored, replaced) = try await self.storeNewSession(
+          pending, profile: name, lastAccount: account.text, scrubbing: false)
+        return StoredTokens(stored: stored, replaced: replaced)
+      }
+    }
+    return try await LoginProgress.$listener.withValue(listener) {
+      try await provider.login(account, password: password, profile: name)
+    }
+  }
+
+  /// Step 2: the provider is done; its session differs from the stored one by its user only.
+  func complete(
+    _ early: Task<StoredTokens, any Error>, with issued: IssuedSession, profile name: String,
+    provider: any IdentityProvider
+  ) async throws -> SessionSnapshot {
+    let tokens = try await early.value
+    let (stored, replaced) = (tokens.stored, tokens.replaced)
+    let (generation, userJSON, now) = (stored.generation, issued.user.storedJSON, clock.now())
+    // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
+    _ = try await stores.writeLeavingScrub(sync: .deferred) { tx in
+      try tx.updateCachedUser(profile: name, generation: generation, userJSON: userJSON, at: now)
+    }
+    log.info("profile \(name): logged in")
+    announce(name, .loggedIn)
+    stores.scrubAndSyncInBackground()
+    if let replaced {
+      // Not awaited: the replaced session's revocation never delays the new login's answer.
+      Task { [self] in _ = await revokeAtServer(replaced, by: provider, profile: name, what: "the replaced session") }
+    }
+    return SessionSnapshot(StoredSession(issued, profile: name, generation: generation).session)
+  }
+
+  /// Step 3: the login failed after its tokens were stored (the user request failed, or the login was cancelled).
+  /// The stored session is ended unless another write replaced it meanwhile; its tokens, and those of the session
+  /// it replaced, are revoked at the server in the background.
+  func abandon(_ early: EarlyTokens, profile name: String, provider: any IdentityProvider) async {
+    guard let write = early.stored, let tokens = try? await write.value else { return }
+    let (stored, replaced) = (tokens.stored, tokens.replaced)
+    let generation = stored.generation
+    let cleared = try? await Blocking.run { [stores] in
+      try stores.get().write { tx in
+        guard try tx.sessionGeneration(profile: name) == generation else { return false }
+        return try tx.clearSession(profile: name)
+      }
+    }
+    stores.scrubAndSyncInBackground()
+    guard cleared == true else { return }
+    log.info("profile \(name): the login failed after its tokens were stored; its session is ended")
+    if replaced != nil { announce(name, .loggedOut) }
+    let ended = [(stored.session, "the failed login's session")] + (replaced.map { [($0, "the replaced session")] } ?? [])
+    for (session, what) in ended {
+      Task { [self] in _ = await revokeAtServer(session, by: provider, profile: name, what: what) }
+    }
+  }
+}

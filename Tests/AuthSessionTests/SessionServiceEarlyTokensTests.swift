@@ -1,0 +1,118 @@
+import AuthConfig
+import AuthProviders
+import Testing
+
+@testable import AuthSession
+@testable import AuthStorage
+
+/// A login whose provider reports its tokens before its last request, which fetches the user: the tokens are
+/// stored while that request is out, the user when it arrives.
+@Suite struct SessionServiceEarlyTokensTests {
+  /// Polls `condition` (a background step of the service) for up to five seconds.
+  private func eventually(_ what: Comment, _ condition: () throws -> Bool) async throws {
+    for _ in 0..<5_000 {
+      if try condition() { return }
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    Issue.record("never happened: \(what)")
+  }
+
+  @Test func theTokensAreStoredWhileTheUserIsFetched() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    let login = Task { try await service.login() }
+    await provider.userFetchStarted.wait()
+    try await eventually("the tokens stored") { try fixture.session() != nil }
+    let early = try #require(try fixture.session())
+    #expect(early.generation == 1)
+    #expect(early.userJSON == StoredSession.pendingUserJSON)
+    #expect(fixture.changes == [], "nothing is announced before the login answers")
+
+    gate.fire()
+    let snapshot = try await login.value
+    #expect(snapshot.username == "alice")
+    let stored = try #require(try fixture.session())
+    #expect(stored.generation == 1)
+    #expect(text(stored.accessToken) == snapshot.accessToken)
+    #expect(StoredSession(stored)?.session.user.username == "alice")
+    #expect(fixture.changes == [Change("default", .loggedIn)])
+    // The user's write did not wait for the disk; the background sync after the answer does.
+    try await eventually("the deferred commit synced") { !fixture.store.syncIsPending }
+    #expect(try fixture.store.read { try $0.db.row("PRAGMA synchronous") { $0.integer(0) } } == 2)
+  }
+
+  /// The user request fails after the tokens were stored: the login fails, and neither its session nor the one it
+  /// replaced is left behind, in the store or at the server.
+  @Test func aFailedUserRequestEndsWhatTheLoginStored() async throws {
+    let fixture = try await SessionFixture()
+    _ = try await fixture.service().login()
+    let aliceSession = try #require(try fixture.session())
+    let gate = Signal()
+    gate.fire()
+    let failure = ProviderError(.networkUnavailable, "test: the user request failed")
+    let provider = TestProvider(fixture.local, userFetchGate: gate, userFetchFailure: failure)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    let error = await #expect(throws: ProviderError.self) {
+      try await service.login(LoginAccount(kind: .username, text: "bob"))
+    }
+    #expect(error?.code == .networkUnavailable)
+    #expect(try fixture.session() == nil)
+    #expect(try fixture.store.read { try $0.sessionGeneration(profile: "default") } == 3)
+    try await eventually("both sessions revoked") {
+      provider.revokedSessions.withLock { $0.count } == 2 && provider.revokeEnded.withLock { $0 }
+    }
+    try await eventually("alice's family revoked") { try fixture.refreshToken(of: aliceSession)?.revoked == true }
+    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+  }
+
+  /// What a process stopped between the two writes leaves: a session whose user is pending. It is fetched before
+  /// anything answers with it.
+  @Test func aPendingUserIsFetchedBeforeItIsAnswered() async throws {
+    let fixture = try await SessionFixture()
+    _ = try await fixture.service().login()
+    let record = try #require(try fixture.session())
+    let alice = try #require(StoredSession(record)).session.user
+    try leaveUserPending(fixture)
+    let provider = TestProvider(fixture.local, pendingUserOwner: alice)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    #expect(try await service.status().first?.username == nil)
+    #expect(try await service.status().first?.loggedIn == true)
+    #expect(provider.fetchCount.withLock { $0 } == 0)
+
+    let (snapshot, stale) = try await service.getUser(profile: "default", fetchFromServer: false)
+    #expect(!stale)
+    #expect(snapshot.username == "alice")
+    #expect(provider.fetchCount.withLock { $0 } == 1)
+    #expect(StoredSession(try #require(try fixture.session()))?.session.user.username == "alice")
+    _ = try await service.getUser(profile: "default", fetchFromServer: false)
+    #expect(provider.fetchCount.withLock { $0 } == 1, "fetched once")
+  }
+
+  /// A pending user is no cache to fall back on: with the server unreachable, the answer is the network error.
+  @Test func aPendingUserIsNeverAnsweredStale() async throws {
+    let fixture = try await SessionFixture()
+    _ = try await fixture.service().login()
+    try leaveUserPending(fixture)
+    let provider = TestProvider(fixture.local, networkFailure: ProviderError(.networkUnavailable, "test: down"))
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    let error = await #expect(throws: ProviderError.self) {
+      try await service.getUser(profile: "default", fetchFromServer: false)
+    }
+    #expect(error?.code == .networkUnavailable)
+    #expect(try fixture.session() != nil, "the session stays")
+  }
+
+  private func leaveUserPending(_ fixture: SessionFixture) throws {
+    let generation = try #require(try fixture.session()).generation
+    let updated = try fixture.store.write { tx in
+      try tx.updateCachedUser(
+        profile: "default", generation: generation, userJSON: StoredSession.pendingUserJSON, at: startTime)
+    }
+    #expect(updated)
+  }
+}
