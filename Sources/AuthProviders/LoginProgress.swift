@@ -2,7 +2,8 @@
 /// with them (a REST user endpoint, OIDC userinfo): the caller can then make the tokens durable during that last
 /// request instead of after it (`SessionService.login`). Nobody listening, reporting does nothing.
 package enum LoginProgress {
-  /// Who listens: gets the session with `UserInfo.pending` as its user.
+  /// Who listens: gets the session with `UserInfo.pending` as its user. (A struct, not an optional closure as the
+  /// task-local's type: that one crashed the 6.3.1 compiler's optimized build of the caller.)
   package struct Listener: Sendable {
     let tokensIssued: @Sendable (IssuedSession) -> Void
 

@@ -35,7 +35,6 @@ extension SessionService {
   }
 
   /// Runs the provider's password login, starting step 1 in `early` when it reports its tokens.
-  @inline(never)
   func providerLogin(
     _ provider: any IdentityProvider, _ account: LoginAccount, password: String, profile name: String,
     early: EarlyTokens
