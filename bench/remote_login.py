@@ -20,9 +20,10 @@ state dir. Then, per iteration and interleaved (each side goes first equally oft
 A third side, "client alone", makes the same HTTP calls through the sidecar's HTTP client
 (`CurlHTTPClient` on libcurl) in a small bench binary, `auth-http-bench`, over its stdin: the transport
 and nothing of the sidecar. It splits the difference into the transport's share and the sidecar's own
-(store, JSON-RPC). A `login` answers after one durable commit: right after each direct login (so after the
-same wait for the server, when the disk has been idle as long as before the sidecar's commit) the run times
-one 4 KiB write over allocated bytes + fdatasync of a probe file in the state dir, counted on no side.
+(store, JSON-RPC). A `login` makes one durable commit, of its tokens, while its user request is out (the user
+follows in a commit synced after the answer): right after each direct login (after the same wait for the
+server) the run times one 4 KiB write over allocated bytes + fdatasync of a probe file in the state dir,
+counted on no side, to show what that commit would add if it were still on the answer's path.
 
 Which HTTP calls each side makes is not assumed: before timing, a few calls of each kind are made on
 each side alone and the server's /_test/counters compared; the run stops if they differ. After the
@@ -535,9 +536,9 @@ def main():
           "JSON-RPC).")
     print(f"One durable write (4 KiB over allocated bytes + fdatasync) in the state dir, timed right after each "
           f"direct login, after the same server wait: p50 {durable_ms:.2f} ms, p95 {durable_p95:.2f} ms. `login` "
-          "makes exactly one before answering (synchronous=FULL; the scrub of the replaced session follows the "
-          f"answer), so of the sidecar's login p50 the durable commit is ~{durable_ms:.2f} ms; `getUser` whose user "
-          "did not change commits nothing.")
+          "makes its one durable commit (the tokens) while GET /api/me/ is out, and adds the user in a commit "
+          "synced after the answer, so that flush is off its path; `getUser` whose user did not change commits "
+          "nothing.")
     for method, verdict in verdicts.items():
         print(f"{verdict}: the sidecar adds under {BAR_MS:g} ms at p50 to {method}")
     return 0

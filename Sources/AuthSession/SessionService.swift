@@ -77,6 +77,11 @@ package final class SessionService: Sendable {
       throw error
     }
     guard let stored = early.stored else { return try await begin(issued, profile: name, lastAccount: account.text) }
+    // Cancelled while the provider worked: as `begin` stores nothing then, what was stored early is ended.
+    if Task.isCancelled {
+      await abandon(early, profile: name, provider: provider)
+      throw CancellationError()
+    }
     return try await complete(stored, with: issued, profile: name, provider: provider)
   }
 

@@ -69,6 +69,24 @@ import Testing
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
   }
 
+  /// Cancelled while the user request was out: the answer is `cancelled` and nothing of the login stays stored,
+  /// as when a login without early tokens is cancelled.
+  @Test func aCancelledLoginEndsWhatItStoredEarly() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    let login = Task { try await service.login() }
+    await provider.userFetchStarted.wait()
+    try await eventually("the tokens stored") { try fixture.session() != nil }
+    login.cancel()
+    gate.fire()
+    await #expect(throws: CancellationError.self) { try await login.value }
+    #expect(try fixture.session() == nil)
+    #expect(fixture.changes == [])
+  }
+
   /// What a process stopped between the two writes leaves: a session whose user is pending. It is fetched before
   /// anything answers with it.
   @Test func aPendingUserIsFetchedBeforeItIsAnswered() async throws {

@@ -78,12 +78,16 @@ package final class OAuth2Provider: IdentityProvider {
     if !settings.scopes.isEmpty { form.append("scope", .text(settings.scopes.joined(separator: " "))) }
     let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .password)
     // Userinfo is asked with the new tokens, which are final: the caller may store them meanwhile.
-    if answer.idToken == nil, endpoints.userinfoEndpoint != nil {
-      LoginProgress.report(session(answer, user: .pending, now: now, previous: nil))
+    guard answer.idToken == nil, endpoints.userinfoEndpoint != nil else {
+      let user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
+      log.debug("oauth2: password grant succeeded")
+      return session(answer, user: user, now: now, previous: nil)
     }
-    let user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
+    var issued = session(answer, user: .pending, now: now, previous: nil)
+    LoginProgress.report(issued)
+    issued.user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
     log.debug("oauth2: password grant succeeded")
-    return session(answer, user: user, now: now, previous: nil)
+    return issued
   }
 
   /// The user of a new session: from its ID token (checked against `nonce` when one was sent), else from
