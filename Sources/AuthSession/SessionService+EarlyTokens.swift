@@ -22,11 +22,11 @@ extension SessionService {
   final class EarlyTokens: Sendable {
     private let write = Mutex<Task<StoredTokens, any Error>?>(nil)
 
-    /// Starts `body` unless a write was started already; runs on the global pool, beside the provider's request.
-    func store(_ body: @escaping @Sendable () async throws -> StoredTokens) {
+    /// Starts `body` on `executor` (the global pool when nil) unless a write was started already.
+    func store(on executor: (any TaskExecutor)?, _ body: @escaping @Sendable () async throws -> StoredTokens) {
       write.withLock { write in
         guard write == nil else { return }
-        write = Task(executorPreference: globalConcurrentExecutor) { try await body() }
+        write = Task(executorPreference: executor ?? globalConcurrentExecutor) { try await body() }
       }
     }
 
@@ -40,7 +40,7 @@ extension SessionService {
     early: EarlyTokens
   ) async throws -> IssuedSession {
     let listener = LoginProgress.Listener { [self] pending in
-      early.store {
+      early.store(on: earlyWriteExecutor()) {
         let (stored, replaced) = try await self.storeNewSession(
           pending, profile: name, lastAccount: account.text, scrubbing: false)
         return StoredTokens(stored: stored, replaced: replaced)

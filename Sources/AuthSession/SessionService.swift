@@ -34,19 +34,27 @@ package final class SessionService: Sendable {
   let revokeTimeout: Duration
   /// The refresh task in flight per profile, shared by every caller in this process.
   let refreshes = Mutex<[String: Task<StoredSession, any Error>]>([:])
+  /// Where a login's early write of its tokens runs (`SessionService+EarlyTokens.swift`); nil: the global pool.
+  let earlyWriteExecutor: @Sendable () -> (any TaskExecutor)?
   private let profiles: [String: Profile]
   private let notify: @Sendable (SessionChanged) -> Void
 
-  /// - Parameter notify: sends a `sessionChanged` notification to the host.
+  /// - Parameters:
+  ///   - notify: sends a `sessionChanged` notification to the host.
+  ///   - earlyWriteExecutor: the executor of the thread that waits for a provider's answers, if any: a login's early
+  ///     write of its tokens then runs there once the user request is sent, on the thread that has nothing else to
+  ///     do until the answer, instead of waking another one.
   package init(
     stores: LazyStore, clock: any Clock, profiles: [String: Profile], log: Logger,
-    revokeTimeout: Duration = .seconds(5), notify: @escaping @Sendable (SessionChanged) -> Void
+    revokeTimeout: Duration = .seconds(5), earlyWriteExecutor: @escaping @Sendable () -> (any TaskExecutor)? = { nil },
+    notify: @escaping @Sendable (SessionChanged) -> Void
   ) {
     self.stores = stores
     self.clock = clock
     self.profiles = profiles
     self.log = log
     self.revokeTimeout = revokeTimeout
+    self.earlyWriteExecutor = earlyWriteExecutor
     self.notify = notify
   }
 

@@ -110,7 +110,9 @@ struct Wiring {
 
   func makeSessions(notify: @escaping @Sendable (SessionChanged) -> Void) -> SessionService {
     let profiles = config.profiles.mapValues { SessionService.Profile(config: $0, provider: provider(for: $0)) }
-    return SessionService(stores: stores, clock: clock, profiles: profiles, log: log, notify: notify)
+    return SessionService(
+      stores: stores, clock: clock, profiles: profiles, log: log,
+      earlyWriteExecutor: { CurlHTTPClient.preferredExecutor }, notify: notify)
   }
 
   /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.
