@@ -17,15 +17,22 @@ import Testing
     Issue.record("never happened: \(what)")
   }
 
-  @Test func theTokensAreStoredWhileTheUserIsFetched() async throws {
-    let fixture = try await SessionFixture()
-    let gate = Signal()
+  /// Starts a login whose user request waits at `gate`, and returns once its tokens are stored.
+  private func loginHeldAtItsUserRequest(_ fixture: SessionFixture, gate: Signal) async throws
+    -> Task<SessionSnapshot, any Error>
+  {
     let provider = TestProvider(fixture.local, userFetchGate: gate)
     let service = fixture.service([(ProfileConfig(name: "default"), provider)])
-
     let login = Task { try await service.login() }
     await provider.userFetchStarted.wait()
     try await eventually("the tokens stored") { try fixture.session() != nil }
+    return login
+  }
+
+  @Test func theTokensAreStoredWhileTheUserIsFetched() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let login = try await loginHeldAtItsUserRequest(fixture, gate: gate)
     let early = try #require(try fixture.session())
     #expect(early.generation == 1)
     #expect(early.userJSON == StoredSession.pendingUserJSON)
@@ -74,12 +81,7 @@ import Testing
   @Test func aCancelledLoginEndsWhatItStoredEarly() async throws {
     let fixture = try await SessionFixture()
     let gate = Signal()
-    let provider = TestProvider(fixture.local, userFetchGate: gate)
-    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
-
-    let login = Task { try await service.login() }
-    await provider.userFetchStarted.wait()
-    try await eventually("the tokens stored") { try fixture.session() != nil }
+    let login = try await loginHeldAtItsUserRequest(fixture, gate: gate)
     login.cancel()
     gate.fire()
     await #expect(throws: CancellationError.self) { try await login.value }

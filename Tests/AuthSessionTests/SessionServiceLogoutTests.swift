@@ -95,38 +95,51 @@ import Testing
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
   }
 
-  /// The refresh spends Alice's refresh token before the new login's background revocation of her session runs.
-  @Test func aLoginDuringAPendingRefreshWins() async throws {
-    let fixture = try await SessionFixture()
-    let gate = Signal()
-    let revocation = Signal()
-    let provider = TestProvider(fixture.local, refreshGate: gate, revokeGate: revocation)
+  /// Alice's expired session starts a refresh that waits at `provider.refreshGate`; Bob logs in meanwhile, which
+  /// replaces her session and revokes it in the background; then `beforeTheRefresh` runs and the gate opens.
+  /// - Returns: Alice's session as stored, Bob's login, and what the refresh's caller (a `getUser`) got.
+  private func aliceRefreshesWhileBobLogsIn(
+    _ fixture: SessionFixture, _ provider: TestProvider,
+    beforeTheRefresh: (_ alice: SessionRecord) async throws -> Void = { _ in }
+  ) async throws -> (alice: SessionRecord, bob: SessionSnapshot, got: SessionSnapshot, stale: Bool) {
     let service = fixture.service([(ProfileConfig(name: "default"), provider)])
     _ = try await service.login()
-    let aliceSession = try #require(try fixture.session())
+    let alice = try #require(try fixture.session())
     fixture.clock.advance(by: 900)
 
     let pending = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
     await provider.refreshStarted.wait()
     let bob = try await service.login(LoginAccount(kind: .username, text: "bob"))
-    gate.fire()
-    let (snapshot, stale) = try await pending.value
+    try await beforeTheRefresh(alice)
+    provider.refreshGate?.fire()
+    let (got, stale) = try await pending.value
 
-    // The refresh's caller gets the new login's session, and the store keeps it.
+    // Either way, the refresh's caller gets the new login's session, and the store keeps it.
     #expect(!stale)
-    #expect(snapshot.username == "bob")
-    #expect(snapshot.accessToken == bob.accessToken)
+    #expect(got.username == "bob")
+    #expect(got.accessToken == bob.accessToken)
     let stored = try #require(try fixture.session())
     #expect(stored.generation == 2)
     #expect(text(stored.accessToken) == bob.accessToken)
-    // Alice's rotation was rolled back with the refused commit.
-    #expect(try fixture.refreshToken(of: aliceSession)?.usedAt == nil)
-    #expect(try fixture.refreshTokenCounts() == (2, 0))
+    // Nothing announced the new session as expired.
     #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
+    return (alice, bob, got, stale)
+  }
+
+  /// The refresh spends Alice's refresh token before the new login's background revocation of her session runs.
+  @Test func aLoginDuringAPendingRefreshWins() async throws {
+    let fixture = try await SessionFixture()
+    let revocation = Signal()
+    let provider = TestProvider(fixture.local, refreshGate: Signal(), revokeGate: revocation)
+    let alice = try await aliceRefreshesWhileBobLogsIn(fixture, provider).alice
+
+    // Alice's rotation was rolled back with the refused commit.
+    #expect(try fixture.refreshToken(of: alice)?.usedAt == nil)
+    #expect(try fixture.refreshTokenCounts() == (2, 0))
     // The held revocation ends Alice's family now; nothing of this test keeps running after it.
     revocation.fire()
     try await provider.waitForRevocationToEnd()
-    #expect(try fixture.refreshToken(of: aliceSession)?.revoked == true)
+    #expect(try fixture.refreshToken(of: alice)?.revoked == true)
   }
 
   /// The other order: the new login's revocation of Alice's session reaches the provider before the pending
@@ -134,29 +147,11 @@ import Testing
   /// replaced, and the refresh's caller gets the new one.
   @Test func aLoginWhoseRevocationBeatsAPendingRefreshStillWins() async throws {
     let fixture = try await SessionFixture()
-    let gate = Signal()
-    let provider = TestProvider(fixture.local, refreshGate: gate)
-    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
-    _ = try await service.login()
-    let aliceSession = try #require(try fixture.session())
-    fixture.clock.advance(by: 900)
-
-    let pending = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
-    await provider.refreshStarted.wait()
-    let bob = try await service.login(LoginAccount(kind: .username, text: "bob"))
-    try await provider.waitForRevocationToEnd()
-    #expect(try fixture.refreshToken(of: aliceSession)?.revoked == true)
-    gate.fire()
-    let (snapshot, stale) = try await pending.value
-
-    #expect(!stale)
-    #expect(snapshot.username == "bob")
-    #expect(snapshot.accessToken == bob.accessToken)
-    let stored = try #require(try fixture.session())
-    #expect(stored.generation == 2)
-    #expect(text(stored.accessToken) == bob.accessToken)
+    let provider = TestProvider(fixture.local, refreshGate: Signal())
+    _ = try await aliceRefreshesWhileBobLogsIn(fixture, provider) { alice in
+      try await provider.waitForRevocationToEnd()
+      #expect(try fixture.refreshToken(of: alice)?.revoked == true)
+    }
     #expect(provider.refreshCount.withLock { $0 } == 1)
-    // Nothing announced the new session as expired.
-    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedIn)])
   }
 }
