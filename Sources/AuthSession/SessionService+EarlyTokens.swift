@@ -10,12 +10,15 @@ import Synchronization
 /// 2. When the user arrives, it is added in a write that does not wait for the disk (`Store.CommitSync.deferred`):
 ///    safe from this process being killed at once, and synced right after the answer. A power cut in between can
 ///    only lose the user, which a session whose user is pending fetches again before it answers with one.
-/// 3. A login that fails after step 1 ends the session it stored, as a logout would.
+/// 3. A login that fails after step 1 puts back the session it replaced (or, with none, ends the one it stored), so
+///    a failed login leaves the profile as it found it; the tokens it got are revoked at the server.
 extension SessionService {
-  /// What step 1 stored, and the session it replaced when that one is still to be revoked at its server.
+  /// What step 1 stored; the session it replaced when that one is still to be revoked at its server; and the replaced
+  /// record, for step 3 to put back.
   struct StoredTokens: Sendable {
     let stored: StoredSession
     let replaced: IssuedSession?
+    let restorable: SessionRecord?
   }
 
   /// The step-1 write of one login, started at most once, from the provider's task.
@@ -41,9 +44,9 @@ extension SessionService {
   ) async throws -> IssuedSession {
     let listener = LoginProgress.Listener { [self] pending in
       early.store(on: earlyWriteExecutor()) {
-        let (stored, replaced) = try await self.storeNewSession(
+        let (stored, replaced, restorable) = try await self.storeNewSession(
           pending, profile: name, lastAccount: account.text, scrubbing: false)
-        return StoredTokens(stored: stored, replaced: replaced)
+        return StoredTokens(stored: stored, replaced: replaced, restorable: restorable)
       }
     }
     return try await LoginProgress.$listener.withValue(listener) {
@@ -74,25 +77,26 @@ extension SessionService {
   }
 
   /// Step 3: the login failed after its tokens were stored (the user request failed, or the login was cancelled).
-  /// The stored session is ended unless another write replaced it meanwhile; its tokens, and those of the session
-  /// it replaced, are revoked at the server in the background.
+  /// Unless another write changed the session meanwhile, the session it replaced is put back (a new generation, so
+  /// a refresh of it still in flight is discarded), or the stored one ended when it replaced none; the failed
+  /// login's tokens are revoked at the server in the background.
   func abandon(_ early: EarlyTokens, profile name: String, provider: any IdentityProvider) async {
     guard let write = early.stored, let tokens = try? await write.value else { return }
-    let (stored, replaced) = (tokens.stored, tokens.replaced)
+    let (stored, restorable) = (tokens.stored, tokens.restorable)
     let generation = stored.generation
-    let cleared = try? await Blocking.run { [stores] in
+    let undone = try? await Blocking.run { [stores] in
       try stores.get().write { tx in
         guard try tx.sessionGeneration(profile: name) == generation else { return false }
-        return try tx.clearSession(profile: name)
+        if let restorable { try tx.beginSession(restorable) } else { try tx.clearSession(profile: name) }
+        return true
       }
     }
     stores.scrubAndSyncInBackground()
-    guard cleared == true else { return }
-    log.info("profile \(name): the login failed after its tokens were stored; its session is ended")
-    if replaced != nil { announce(name, .loggedOut) }
-    let ended = [(stored.session, "the failed login's session")] + (replaced.map { [($0, "the replaced session")] } ?? [])
-    for (session, what) in ended {
-      Task { [self] in _ = await revokeAtServer(session, by: provider, profile: name, what: what) }
+    guard undone == true else { return }
+    log.info("profile \(name): the login failed after its tokens were stored; the profile is as it was before")
+    if restorable == nil, tokens.replaced != nil { announce(name, .loggedOut) }
+    Task { [self] in
+      _ = await revokeAtServer(stored.session, by: provider, profile: name, what: "the failed login's session")
     }
   }
 }

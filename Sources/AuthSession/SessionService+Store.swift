@@ -36,17 +36,19 @@ extension SessionService {
 
   /// Stores a new login's session, replacing any previous one: a new generation. The replaced session is ended as
   /// a logout ends it (see `retire`), its local part in this same transaction.
-  /// - Returns: the stored session, and the replaced one when its provider still has to revoke it at the server.
+  /// - Returns: the stored session; the replaced one when its provider still has to revoke it at the server; and
+  ///   the replaced record as it was stored when nothing ended it in this transaction (it could be put back).
   /// - Parameter scrubbing: false leaves the scrub to the caller (`LazyStore.scrubAndSyncInBackground`), which still
   ///   has a write to make before it answers.
   func storeNewSession(_ issued: IssuedSession, profile name: String, lastAccount: String, scrubbing: Bool = true)
-    async throws -> (stored: StoredSession, revokeAtServer: IssuedSession?)
+    async throws -> (stored: StoredSession, revokeAtServer: IssuedSession?, restorable: SessionRecord?)
   {
     let (now, provider) = (clock.now(), try profile(name).provider)
     // The replaced tokens leave the WAL while the answer goes out, not before it. Nothing is lost by the wait: at
     // that moment they still work at their server anyway (an access token until it expires, a replaced session
     // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
-    let stored = try await stores.writeLeavingScrub { tx -> (stored: StoredSession, revokeAtServer: IssuedSession?) in
+    let stored = try await stores.writeLeavingScrub {
+      tx -> (stored: StoredSession, revokeAtServer: IssuedSession?, restorable: SessionRecord?) in
       // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked. One whose
       // provider ends sessions in the store alone is overwritten unread: ending it needs nothing from it.
       let replaced = provider.endsSessionsBeyondTheStore ? ((try? tx.session(profile: name)) ?? nil) : nil
@@ -54,8 +56,11 @@ extension SessionService {
       let record = StoredSession(issued, profile: name, generation: 0).record(updatedAt: now)
       let generation = try tx.beginSession(record, lastAccount: lastAccount)
       let stored = StoredSession(issued, profile: name, generation: generation)
-      guard case .revokeAtServer(let session) = ended else { return (stored, nil) }
-      return (stored, session)
+      switch ended {
+      case .revokeAtServer(let session): return (stored, session, replaced)
+      case .nothingToRevoke: return (stored, nil, replaced)
+      case .ended, .unusable, nil: return (stored, nil, nil)
+      }
     }
     if scrubbing { stores.scrubAndSyncInBackground() }
     return stored

@@ -108,7 +108,7 @@ package final class SessionService: Sendable {
   {
     // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
     try Task.checkCancellation()
-    let (stored, replaced) = try await storeNewSession(issued, profile: name, lastAccount: lastAccount)
+    let (stored, replaced, _) = try await storeNewSession(issued, profile: name, lastAccount: lastAccount)
     log.info("profile \(name): logged in")
     announce(name, .loggedIn)
     if let replaced {

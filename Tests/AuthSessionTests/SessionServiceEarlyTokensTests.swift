@@ -51,9 +51,9 @@ import Testing
     #expect(try fixture.store.read { try $0.db.row("PRAGMA synchronous") { $0.integer(0) } } == 2)
   }
 
-  /// The user request fails after the tokens were stored: the login fails, and neither its session nor the one it
-  /// replaced is left behind, in the store or at the server.
-  @Test func aFailedUserRequestEndsWhatTheLoginStored() async throws {
+  /// The user request fails after the tokens were stored: the login fails, the session it replaced is back, and
+  /// only the failed login's tokens are revoked.
+  @Test func aFailedUserRequestPutsTheReplacedSessionBack() async throws {
     let fixture = try await SessionFixture()
     _ = try await fixture.service().login()
     let aliceSession = try #require(try fixture.session())
@@ -67,13 +67,31 @@ import Testing
       try await service.login(LoginAccount(kind: .username, text: "bob"))
     }
     #expect(error?.code == .networkUnavailable)
+    let restored = try #require(try fixture.session())
+    #expect(restored.generation == 3, "a new generation: a refresh of Alice's session still out is discarded")
+    #expect(text(restored.accessToken) == text(aliceSession.accessToken))
+    #expect(StoredSession(restored)?.session.user.username == "alice")
+    try await provider.waitForRevocationToEnd()
+    #expect(provider.revokedSessions.withLock { $0.count } == 1, "the failed login's session only")
+    #expect(try fixture.refreshToken(of: aliceSession)?.revoked == false)
+    #expect(fixture.changes == [Change("default", .loggedIn)])
+    let (snapshot, _) = try await service.getUser(profile: "default", fetchFromServer: false)
+    #expect(snapshot.username == "alice")
+  }
+
+  /// With no session before it, a login whose user request fails leaves the profile logged out.
+  @Test func aFailedFirstLoginLeavesNoSession() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    gate.fire()
+    let failure = ProviderError(.badResponse, "test: the user endpoint refused the new session")
+    let provider = TestProvider(fixture.local, userFetchGate: gate, userFetchFailure: failure)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    await #expect(throws: ProviderError.self) { try await service.login() }
     #expect(try fixture.session() == nil)
-    #expect(try fixture.store.read { try $0.sessionGeneration(profile: "default") } == 3)
-    try await eventually("both sessions revoked") {
-      provider.revokedSessions.withLock { $0.count } == 2 && provider.revokeEnded.withLock { $0 }
-    }
-    try await eventually("alice's family revoked") { try fixture.refreshToken(of: aliceSession)?.revoked == true }
-    #expect(fixture.changes == [Change("default", .loggedIn), Change("default", .loggedOut)])
+    try await provider.waitForRevocationToEnd()
+    #expect(fixture.changes == [])
   }
 
   /// Cancelled while the user request was out: the answer is `cancelled` and nothing of the login stays stored,
