@@ -9,8 +9,10 @@ change of 0.1-0.3 ms when two builds are measured in separate `remote_login.py` 
 direct calls share one Django test server (Tests/Servers/serve.py, under the repo's .venv python) and one
 machine state: each round makes one `login` through each sidecar (each with its own state dir, the same config
 as remote_login.py's: POST /api/token/ + GET /api/me/) and one POST + GET with http.client over a kept-alive
-connection, in a rotating order. Prints p50s and the medians of the per-round differences: A - direct,
-B - direct, and A - B, the figure to read.
+connection, in a rotating order, with `--pause-ms` between calls (default 2: a host does not log in back to back,
+and a sidecar's work after its answer, the scrub of the replaced session, would otherwise fall on the next side's
+clock). Prints p50s and the medians of the per-round differences: A - direct, B - direct, and A - B, the figure to
+read.
 
 Exit status: 0 when the run completed; 1 when an answer was an error. Python 3.11 standard library only;
 leaves nothing behind (the temporary directory is removed, the server dies with its stdin).
@@ -81,6 +83,7 @@ def main():
     parser.add_argument("b", help="sidecar binary B")
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--pause-ms", type=float, default=2.0, help="pause after each call (default 2)")
     args = parser.parse_args()
 
     server = subprocess.Popen([str(VENV_PYTHON), str(SERVE), "--quiet", "--exit-with-stdin"],
@@ -113,6 +116,7 @@ def main():
                 order.reverse()
             for name, call in order:
                 elapsed = call()
+                time.sleep(args.pause_ms / 1e3)
                 if round_ >= args.warmup:
                     times[name].append(elapsed * 1e3)
         median = statistics.median
