@@ -93,8 +93,9 @@ extension SessionService {
     }
     stores.scrubAndSyncInBackground()
     guard undone == true else { return }
-    log.info("profile \(name): the login failed after its tokens were stored; the profile is as it was before")
-    if restorable == nil, tokens.replaced != nil { announce(name, .loggedOut) }
+    // Nothing to announce: the host was never told of this login. (A replaced session that could not be put back was
+    // unreadable or already ended in the store: the profile is logged out, as the next read would find anyway.)
+    log.info("profile \(name): the login failed after its tokens were stored; its session is undone")
     Task { [self] in
       _ = await revokeAtServer(stored.session, by: provider, profile: name, what: "the failed login's session")
     }
