@@ -24,4 +24,9 @@ package enum LoginProgress {
 extension UserInfo {
   /// The user of a session whose tokens are known while the user is still being fetched: never answered to a host.
   package static let pending = UserInfo(id: "", username: "")
+
+  package var isPending: Bool { self == .pending }
+
+  /// The name the user is known by; nil while the user is pending (a login stopped before its user arrived).
+  package var knownUsername: String? { isPending ? nil : username }
 }

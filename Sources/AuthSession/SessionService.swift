@@ -85,7 +85,7 @@ package final class SessionService: Sendable {
       throw error
     }
     guard let stored = early.stored else { return try await begin(issued, profile: name, lastAccount: account.text) }
-    // Cancelled while the provider worked: as `begin` stores nothing then, what was stored early is ended.
+    // Cancelled while the provider worked: as `begin` stores nothing then, what was stored early is undone.
     if Task.isCancelled {
       await abandon(early, profile: name, provider: provider)
       throw CancellationError()
@@ -196,7 +196,7 @@ package final class SessionService: Sendable {
           name: name, provider: profile.provider.kind,
           loginFlows: await profile.provider.offeredLoginFlows(profile.config.provider.loginFlows),
           codeFlows: profile.provider.codeFlows, loggedIn: record != nil, expiresAt: record?.expiresAt,
-          username: record.flatMap(StoredSession.init).flatMap { $0.userIsPending ? nil : $0.session.user.username }))
+          username: record.flatMap(StoredSession.init)?.session.user.knownUsername))
     }
     return statuses
   }

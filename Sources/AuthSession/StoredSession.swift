@@ -54,7 +54,7 @@ struct StoredSession: Sendable {
   }
 
   /// Whether the user is still to be fetched: a process stopped between storing a login's tokens and its user.
-  var userIsPending: Bool { session.user == .pending }
+  var userIsPending: Bool { session.user.isPending }
 
   /// The same session with new tokens from a refresh (same profile, same generation).
   func replaced(by session: IssuedSession) -> StoredSession {

@@ -121,7 +121,7 @@ package final class FormProvider: IdentityProvider {
   /// session is extended and rotated cookies are kept.
   package func refresh(_ current: IssuedSession, profile: String) async throws -> Refreshed {
     var browser = browser(try jar(current))
-    let user = try await fetchUser(with: &browser, fallbackUsername: current.user == .pending ? nil : current.user.username)
+    let user = try await fetchUser(with: &browser, fallbackUsername: current.user.knownUsername)
     return .issued(issued(user, jar: browser.jar))
   }
 
@@ -129,7 +129,7 @@ package final class FormProvider: IdentityProvider {
   /// keeps the new jar, or the next request would present a dead cookie.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     var browser = browser(try jar(current))
-    let user = try await fetchUser(with: &browser, fallbackUsername: current.user == .pending ? nil : current.user.username)
+    let user = try await fetchUser(with: &browser, fallbackUsername: current.user.knownUsername)
     return FetchedUser(user, providerState: browser.jar.serialized)
   }
 

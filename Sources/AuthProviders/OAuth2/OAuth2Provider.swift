@@ -77,14 +77,9 @@ package final class OAuth2Provider: IdentityProvider {
     ])
     if !settings.scopes.isEmpty { form.append("scope", .text(settings.scopes.joined(separator: " "))) }
     let answer = try await token(form, at: endpoints.tokenEndpoint, grant: .password)
-    // Userinfo is asked with the new tokens, which are final: the caller may store them meanwhile.
-    guard answer.idToken == nil, endpoints.userinfoEndpoint != nil else {
-      let user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
-      log.debug("oauth2: password grant succeeded")
-      return session(answer, user: user, now: now, previous: nil)
-    }
     var issued = session(answer, user: .pending, now: now, previous: nil)
-    LoginProgress.report(issued)
+    // Userinfo is asked with the new tokens, which are final: the caller may store them meanwhile.
+    if answer.idToken == nil, endpoints.userinfoEndpoint != nil { LoginProgress.report(issued) }
     issued.user = try await newUser(answer, endpoints, nonce: nil, account: account.text)
     log.debug("oauth2: password grant succeeded")
     return issued
@@ -220,7 +215,7 @@ package final class OAuth2Provider: IdentityProvider {
     // A 401 here (`sessionRejected`) goes back to SessionService, which refreshes once — or adopts the token
     // another process sharing the store has just rotated in — and asks again.
     // A pending user (a login stopped before its userinfo arrived) names no subject to hold the answer to.
-    let subject = current.user == .pending ? nil : current.user.id
+    let subject = current.user.isPending ? nil : current.user.id
     return FetchedUser(try await userInfo(at: endpoint, accessToken: current.accessToken, subject: subject))
   }
 

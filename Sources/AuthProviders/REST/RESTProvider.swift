@@ -77,15 +77,11 @@ package final class RESTProvider: IdentityProvider {
       throw ProviderError(refusal, detail)
     }
     let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
+    var session = issued(tokens, user: .pending, claims: claims, previous: nil)
     // The user endpoint is asked with the new tokens, which are final: the caller may store them meanwhile.
-    if asksUserEndpoint(tokens, account: account) {
-      var session = issued(tokens, user: .pending, claims: claims, previous: nil)
-      LoginProgress.report(session)
-      session.user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
-      return session
-    }
-    let user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
-    return issued(tokens, user: user, claims: claims, previous: nil)
+    if asksUserEndpoint(tokens, account: account) { LoginProgress.report(session) }
+    session.user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
+    return session
   }
 
   /// Whether `loginUser` asks the user endpoint (the answer does not carry a user of its own).
@@ -201,9 +197,8 @@ package final class RESTProvider: IdentityProvider {
   /// The user endpoint's user; without a user endpoint, the user as the login or last refresh gave it.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     guard config.user != nil else { return FetchedUser(current.user) }
-    // A pending user (a login stopped before its user arrived) has no name to fall back on.
-    let known = current.user == .pending ? nil : current.user.username
-    let user = try await remoteUser(accessToken: bearer(of: current), fallbackUsername: known, refusals: [401])
+    let user = try await remoteUser(
+      accessToken: bearer(of: current), fallbackUsername: current.user.knownUsername, refusals: [401])
     return FetchedUser(user)
   }
 
