@@ -4,6 +4,7 @@
   import Musl
 #endif
 import AuthProtocol
+import AuthSession
 import Synchronization
 
 /// The requests running in tasks: admission against the in-flight limit, per-profile
@@ -68,9 +69,12 @@ final class InFlightRequests: Sendable {
       let task = Task(executorPreference: executor) { [self] in
         // Cancelling a queued request stops its wait: `operation` then answers `cancelled` at once.
         for predecessor in predecessors { await predecessor.wait(interruptible: true) }
-        let answer = await operation()
+        let afterAnswer = AfterAnswer()
+        let answer = await AfterAnswer.$current.withValue(afterAnswer) { await operation() }
         self.state.withLock { $0.unanswered -= 1 }
         if let answer { deliver(answer) }
+        // Still in flight: a shutdown waits for this, and so do the profile's later requests.
+        await afterAnswer.finish()
         // Later requests on the profile are ordered after this one's predecessors too, even when
         // a cancellation cut its own wait short.
         for predecessor in predecessors { await predecessor.wait(interruptible: false) }

@@ -7,9 +7,10 @@ import Synchronization
 /// (`LoginProgress`): the durable write of the new session runs while that request is out, instead of after it.
 ///
 /// 1. The tokens are stored, replacing the previous session, in the usual durable write (the user kept as pending).
-/// 2. When the user arrives, it is added in a write that does not wait for the disk (`Store.CommitSync.deferred`):
-///    safe from this process being killed at once, and synced right after the answer. A power cut in between can
-///    only lose the user, which a session whose user is pending fetches again before it answers with one.
+/// 2. When the user arrives, the answer goes out, and then the user is added in a write that does not wait for the
+///    disk (`Store.CommitSync.deferred`): safe from this process being killed once committed, and synced right after.
+///    A crash or power cut before that can only lose the user, which a session whose user is pending fetches again
+///    before it answers with one; this process's own readers wait for the write.
 /// 3. A login that fails after step 1 puts back the session it replaced (or, with none, ends the one it stored), so
 ///    a failed login leaves the profile as it found it; the tokens it got are revoked at the server.
 extension SessionService {
@@ -62,13 +63,27 @@ extension SessionService {
     let tokens = try await early.value
     let (stored, replaced) = (tokens.stored, tokens.replaced)
     let (generation, userJSON, now) = (stored.generation, issued.user.storedJSON, clock.now())
-    // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
-    _ = try await stores.writeLeavingScrub(sync: .deferred) { tx in
-      try tx.updateCachedUser(profile: name, generation: generation, userJSON: userJSON, at: now)
+    // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write.
+    // Until it commits, this process's readers of the profile wait for it (`settleUserWrites`), and another process
+    // finds the user pending and fetches it, as after a crash right here.
+    let write = Task(executorPreference: earlyWriteExecutor() ?? globalConcurrentExecutor) { [self] in
+      do {
+        // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
+        _ = try await stores.writeLeavingScrub(sync: .deferred) { tx in
+          try tx.updateCachedUser(profile: name, generation: generation, userJSON: userJSON, at: now)
+        }
+      } catch {
+        log.warning("profile \(name): the new session's user could not be stored; it is fetched again when asked for")
+      }
+      stores.scrubAndSyncInBackground()
+    }
+    userWrites.withLock { $0[name] = write }
+    await AfterAnswer.run { [self] in
+      await write.value
+      userWrites.withLock { if $0[name] == write { $0[name] = nil } }
     }
     log.info("profile \(name): logged in")
     announce(name, .loggedIn)
-    stores.scrubAndSyncInBackground()
     if let replaced {
       // Not awaited: the replaced session's revocation never delays the new login's answer.
       Task { [self] in _ = await revokeAtServer(replaced, by: provider, profile: name, what: "the replaced session") }

@@ -12,6 +12,7 @@ extension SessionService {
   /// - Throws: `SessionError.notLoggedIn` (with the remembered account, within `rememberAccountDays`), or
   ///   `SessionError.sessionExpired` for an unusable session.
   func currentSession(_ name: String, _ profile: Profile) async throws -> StoredSession {
+    await settleUserWrites([name])
     let remember = Int64(profile.config.rememberAccountDays) * 86_400
     let now = clock.now()
     let (record, last) = try await stores.read { tx in
@@ -29,9 +30,17 @@ extension SessionService {
     return stored
   }
 
+  /// Waits for the user writes that logins of these profiles still make after their answers (see `complete`), so
+  /// that this process never reads a session of its own whose user it already answered with as pending.
+  func settleUserWrites(_ names: [String]) async {
+    let pending = userWrites.withLock { writes in names.compactMap { writes[$0] } }
+    for write in pending { await write.value }
+  }
+
   /// The sessions of `names`, in order, as stored (nil: logged out).
   func storedRecords(_ names: [String]) async throws -> [SessionRecord?] {
-    try await stores.read { tx in try names.map { try tx.session(profile: $0) } }
+    await settleUserWrites(names)
+    return try await stores.read { tx in try names.map { try tx.session(profile: $0) } }
   }
 
   /// Stores a new login's session, replacing any previous one: a new generation. The replaced session is ended as

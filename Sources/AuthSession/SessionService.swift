@@ -34,6 +34,8 @@ package final class SessionService: Sendable {
   let revokeTimeout: Duration
   /// The refresh task in flight per profile, shared by every caller in this process.
   let refreshes = Mutex<[String: Task<StoredSession, any Error>]>([:])
+  /// Per profile: a login's user write still running after its answer (`complete`).
+  let userWrites = Mutex<[String: Task<Void, Never>]>([:])
   /// Where a login's early write of its tokens runs (`SessionService+EarlyTokens.swift`); nil: the global pool.
   let earlyWriteExecutor: @Sendable () -> (any TaskExecutor)?
   private let profiles: [String: Profile]

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AuthDispatch
+@testable import AuthSession
 
 @Suite struct InFlightRequestsTests {
   /// Polls until `condition` holds (at most 5 s).
@@ -43,6 +44,39 @@ import Testing
     try await Self.eventually { requests.count == 0 }
     #expect(requests.count == 0)
     #expect(requests.start(id: .number("4"), profile: nil, plan: CallPlan(ordering: .independent)) { nil })
+  }
+
+  /// What a request leaves for after its answer (`AfterAnswer`, a login's user write) runs once the answer is
+  /// delivered; until it is done the request stays in flight (a shutdown waits for it) and the profile's later
+  /// requests wait for it.
+  @Test func workAfterTheAnswerRunsAfterDeliveryAndKeepsTheRequestInFlight() async throws {
+    let requests = InFlightRequests(limit: 10)
+    let log = EventLog()
+    let gates = Gates()
+    let started = requests.start(id: .number("1"), profile: "p", plan: CallPlan(ordering: .changesSession)) {
+      await AfterAnswer.run {
+        log.append("after")
+        try? await gates.wait("after")
+        log.append("after done")
+      }
+      log.append("answered")
+      return .result(id: .number("1"), EncodedJSON.null)
+    } deliver: { _ in
+      log.append("delivered")
+    }
+    #expect(started)
+    try await Self.eventually { log.all.contains("after") }
+    #expect(log.all == ["answered", "delivered", "after"])
+    _ = requests.start(id: nil, profile: "p", plan: CallPlan(ordering: .readsSession)) {
+      log.append("read")
+      return nil
+    }
+    try await Self.barrier(requests)
+    #expect(log.all.count == 3, "the profile's next request waits for the work after the answer")
+    #expect(requests.count == 2, "the request is in flight until that work is done")
+    gates.open("after")
+    try await Self.eventually { requests.count == 0 }
+    #expect(log.all == ["answered", "delivered", "after", "after done", "read"])
   }
 
   @Test func theSlotIsFreeWhileTheAnswerIsDeliveredButTheEntryRemains() async throws {

@@ -153,4 +153,46 @@ import Testing
     }
     #expect(updated)
   }
+
+  /// Inside a dispatched request (an `AfterAnswer` collector), the login answers before the user joins its stored
+  /// tokens; a reader in this process waits for that write instead of fetching the pending user again.
+  @Test func theUserIsStoredAfterTheAnswerAndReadersWaitForIt() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    let afterAnswer = AfterAnswer()
+    let login = Task { try await AfterAnswer.$current.withValue(afterAnswer) { try await service.login() } }
+    await provider.userFetchStarted.wait()
+    try await eventually("the tokens stored") { try fixture.session() != nil }
+    // Another process holds the write lock: the user's write cannot commit until it lets go.
+    let other = try SQLiteConnection(path: fixture.store.databasePath)
+    defer { other.close(checkpoint: false) }
+    try other.execute("BEGIN IMMEDIATE")
+    gate.fire()
+
+    let snapshot = try await login.value
+    #expect(snapshot.username == "alice")
+    #expect(fixture.changes == [Change("default", .loggedIn)])
+    #expect(try fixture.session()?.userJSON == StoredSession.pendingUserJSON, "the answer did not wait for the write")
+    let reader = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
+    let finished = Task { await afterAnswer.finish() }
+    try other.execute("ROLLBACK")
+
+    let (read, stale) = try await reader.value
+    await finished.value
+    #expect(read.username == "alice" && !stale)
+    #expect(provider.fetchCount.withLock { $0 } == 0, "the reader waited for the write rather than fetching the user")
+    #expect(StoredSession(try #require(try fixture.session()))?.session.user.username == "alice")
+  }
+
+  /// Without a collector (no dispatcher around the call), the login stores its user before it returns.
+  @Test func withoutACollectorTheUserIsStoredBeforeTheLoginReturns() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    gate.fire()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    _ = try await fixture.service([(ProfileConfig(name: "default"), provider)]).login()
+    #expect(StoredSession(try #require(try fixture.session()))?.session.user.username == "alice")
+  }
 }
