@@ -60,9 +60,4 @@ extension RESTProviderConfig {
       self.encoding = encoding
     }
   }
-
-  /// The one kind of account the login body can be filled for (`{phoneE164}` needs a phone); nil when any will do.
-  package var loginAccountKind: AccountKind? {
-    login.body.lazy.flatMap(\.template.placeholders).compactMap(\.requiredAccountKind).first
-  }
 }

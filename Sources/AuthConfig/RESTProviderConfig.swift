@@ -36,6 +36,9 @@ package struct RESTProviderConfig: Sendable, Equatable {
   package let loginRequest: LoginRequest
   /// The one-time code flows (see `RESTProviderConfig+Codes.swift`).
   package let codes: Codes
+  /// The one kind of account the login body can be filled for (`{phoneE164}` needs a phone); nil when any will do.
+  /// Worked out once here: every login asks.
+  package let loginAccountKind: AccountKind?
 
   package init(
     baseURL: String, login: Endpoint, refresh: Endpoint? = nil, logout: Endpoint? = nil, user: Endpoint? = nil,
@@ -61,6 +64,7 @@ package struct RESTProviderConfig: Sendable, Equatable {
     self.sessionLifetimeSeconds = sessionLifetimeSeconds
     self.loginRequest = loginRequest
     self.codes = codes
+    loginAccountKind = login.body.lazy.flatMap { $0.template.placeholders }.compactMap { $0.requiredAccountKind }.first
   }
 
   /// A tokenless API: its sessions carry the user and no access token.

@@ -75,6 +75,14 @@ final class SQLiteConnection: @unchecked Sendable {
     guard rc == SQLITE_OK else { throw fail(rc, sqlite3_errmsg(db)) }
   }
 
+  /// One statement without arguments or rows (BEGIN, COMMIT, a pragma), prepared once per connection: every
+  /// transaction runs two or three, and `execute` parsed each again (as much work as the transaction's own query).
+  func executePrepared(_ sql: String) throws {
+    let prepared = try statement(sql, [])
+    defer { prepared.finish() }
+    while try prepared.step() {}
+  }
+
   /// A cached prepared statement with `arguments` bound, ready to step.
   func statement(_ sql: String, _ arguments: [SQLValue]) throws -> Statement {
     let statement: Statement

@@ -227,11 +227,11 @@ package final class Store: Sendable {
     on connection: SQLiteConnection, _ open: inout OpenDatabase, _ body: (Transaction) throws -> T,
     deliver: (T) -> Void
   ) throws {
-    if sync == .deferred { try connection.execute("PRAGMA synchronous = OFF") }
+    if sync == .deferred { try connection.executePrepared("PRAGMA synchronous = OFF") }
     // Every other commit of this connection syncs, whatever happens to this one.
-    defer { if sync == .deferred { try? connection.execute("PRAGMA synchronous = FULL") } }
+    defer { if sync == .deferred { try? connection.executePrepared("PRAGMA synchronous = FULL") } }
     do {
-      try connection.execute(begin)
+      try connection.executePrepared(begin)
       let transaction = make(connection, sealer)
       defer { transaction.close() }
       // A read takes its snapshot at its first statement: taken here, a refusal cannot reach the caller's closure.
@@ -241,7 +241,7 @@ package final class Store: Sendable {
       if let damage = connection.damage { throw damage }
       // Nor may a refused lock the closure swallowed leave a half-read answer.
       if !connection.waitsForLocks, connection.wasRefusedBusy { throw StorageError.unavailable("store busy") }
-      try connection.execute("COMMIT")
+      try connection.executePrepared("COMMIT")
       if sync == .deferred { open.syncPending = true }
       deliver(value)
       if connection.scrubAfterCommit {
@@ -255,7 +255,7 @@ package final class Store: Sendable {
       }
     } catch {
       connection.scrubAfterCommit = false
-      if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+      if connection.isInTransaction { try? connection.executePrepared("ROLLBACK") }
       if !connection.waitsForLocks, connection.wasRefusedBusy, connection.damage == nil { return }
       guard let damage = connection.damage, let identity = open.identity else { throw error }
       open = OpenDatabase()

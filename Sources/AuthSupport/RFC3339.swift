@@ -10,13 +10,34 @@ package enum RFC3339 {
     var time = time_t(seconds)
     var parts = tm()
     gmtime_r(&time, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let digits = String(value)
-      return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    // Written digit by digit: every answer with a session carries one, and string interpolation of padded numbers
+    // cost more than the rest of the answer's encoding.
+    let year = Int(parts.tm_year) + 1900
+    guard (0...9999).contains(year) else {
+      return String(year) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday) + "T" + two(parts.tm_hour) + ":"
+        + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
     }
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+    return String(unsafeUninitializedCapacity: 20) { buffer in
+      func put(_ value: Int, _ width: Int, at offset: Int) {
+        var value = value
+        for index in stride(from: offset + width - 1, through: offset, by: -1) {
+          buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+        }
+      }
+      put(year, 4, at: 0)
+      put(Int(parts.tm_mon) + 1, 2, at: 5)
+      put(Int(parts.tm_mday), 2, at: 8)
+      put(Int(parts.tm_hour), 2, at: 11)
+      put(Int(parts.tm_min), 2, at: 14)
+      put(Int(parts.tm_sec), 2, at: 17)
+      (buffer[4], buffer[7], buffer[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
+      (buffer[13], buffer[16], buffer[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
+      return 20
+    }
   }
+
+  private static func two(_ value: Int32) -> String { value < 10 ? "0" + String(value) : String(value) }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS` with `Z` or a `±HH:MM` offset (fractions ignored).
   package static func parse(_ text: String) -> Int64? {
