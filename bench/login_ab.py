@@ -58,9 +58,14 @@ class Sidecar:
         self.next_id = 0
 
     def login(self):
+        return self.call("login", {"account": USERNAME, "password": PASSWORD})
+
+    def get_user(self):
+        return self.call("getUser", {"refresh": True})
+
+    def call(self, method, params):
         self.next_id += 1
-        line = {"jsonrpc": "2.0", "id": self.next_id, "method": "login",
-                "params": {"account": USERNAME, "password": PASSWORD}}
+        line = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
         started = time.perf_counter()
         self.process.stdin.write((json.dumps(line) + "\n").encode())
         self.process.stdin.flush()
@@ -84,6 +89,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--pause-ms", type=float, default=2.0, help="pause after each call (default 2)")
+    parser.add_argument("--method", choices=("login", "getUser"), default="login",
+                        help="login (default), or getUser {refresh: true} after one login: GET /api/me/ alone")
     args = parser.parse_args()
 
     server = subprocess.Popen([str(VENV_PYTHON), str(SERVE), "--quiet", "--exit-with-stdin"],
@@ -99,6 +106,12 @@ def main():
         host, port = url.split("//")[1].split(":")
         connection = http.client.HTTPConnection(host, int(port))
 
+        def direct_get_user(access):
+            started = time.perf_counter()
+            connection.request("GET", "/api/me/", headers={"Authorization": "Bearer " + access})
+            connection.getresponse().read()
+            return time.perf_counter() - started
+
         def direct():
             started = time.perf_counter()
             connection.request("POST", "/api/token/", body=json.dumps({"username": USERNAME, "password": PASSWORD}),
@@ -109,6 +122,13 @@ def main():
             return time.perf_counter() - started
 
         sides = [("A", sidecars[0].login), ("B", sidecars[1].login), ("direct", direct)]
+        if args.method == "getUser":
+            for sidecar in sidecars:
+                sidecar.login()
+            connection.request("POST", "/api/token/", body=json.dumps({"username": USERNAME, "password": PASSWORD}),
+                               headers={"Content-Type": "application/json"})
+            access = json.loads(connection.getresponse().read())["access"]
+            sides = [("A", sidecars[0].get_user), ("B", sidecars[1].get_user), ("direct", lambda: direct_get_user(access))]
         times = {name: [] for name, _ in sides}
         for round_ in range(args.warmup + args.rounds):
             order = sides[round_ % 3:] + sides[:round_ % 3]
@@ -121,7 +141,7 @@ def main():
                     times[name].append(elapsed * 1e3)
         median = statistics.median
         paired = lambda x, y: median([p - q for p, q in zip(times[x], times[y])])
-        print(f"{args.rounds} rounds after {args.warmup} warm-up; p50 ms: A {median(times['A']):.2f}, "
+        print(f"{args.method}: {args.rounds} rounds after {args.warmup} warm-up; p50 ms: A {median(times['A']):.2f}, "
               f"B {median(times['B']):.2f}, direct {median(times['direct']):.2f}")
         print(f"median paired difference, ms: A - direct {paired('A', 'direct'):+.2f}, "
               f"B - direct {paired('B', 'direct'):+.2f}, A - B {paired('A', 'B'):+.2f}")
