@@ -3,6 +3,8 @@
 
     python3 bench/login_ab.py OLD/auth-sidecar NEW/auth-sidecar            # 300 rounds after 20 warm-up
     python3 bench/login_ab.py OLD/auth-sidecar NEW/auth-sidecar --rounds 500
+    python3 bench/login_ab.py OLD/auth-sidecar NEW/auth-sidecar --method getUser   # getUser {refresh: true}
+                                                   # after one login, vs GET /api/me/ alone
 
 Run-to-run noise on a small VM (the server's password hash alone varies by milliseconds between runs) hides a
 change of 0.1-0.3 ms when two builds are measured in separate `remote_login.py` runs. Here both builds and the
