@@ -165,6 +165,8 @@ import Testing
     let login = Task { try await AfterAnswer.$current.withValue(afterAnswer) { try await service.login() } }
     await provider.userFetchStarted.wait()
     try await eventually("the tokens stored") { try fixture.session() != nil }
+    // Read as another process would: this process's store connection may be the one waiting for the lock.
+    let elsewhere = try openStore(fixture.directory)
     // Another process holds the write lock: the user's write cannot commit until it lets go.
     let other = try SQLiteConnection(path: fixture.store.databasePath)
     defer { other.close(checkpoint: false) }
@@ -174,7 +176,8 @@ import Testing
     let snapshot = try await login.value
     #expect(snapshot.username == "alice")
     #expect(fixture.changes == [Change("default", .loggedIn)])
-    #expect(try fixture.session()?.userJSON == StoredSession.pendingUserJSON, "the answer did not wait for the write")
+    let seenElsewhere = try elsewhere.read { try $0.session(profile: "default") }
+    #expect(seenElsewhere?.userJSON == StoredSession.pendingUserJSON, "the answer did not wait for the write")
     let reader = Task { try await service.getUser(profile: "default", fetchFromServer: false) }
     let finished = Task { await afterAnswer.finish() }
     try other.execute("ROLLBACK")
