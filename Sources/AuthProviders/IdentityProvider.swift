@@ -54,6 +54,11 @@ package protocol IdentityProvider: Sendable {
   /// - Throws: `ProviderError.sessionRejected` when the provider refuses the session's credential.
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser
 
+  /// Whether `fetchUser` may be sent before its session is confirmed as the stored one, its outcome thrown away
+  /// when it is not: true when the fetch is a request to the provider's server that only reads (no cookie the
+  /// server may rotate, nothing stored). The default: false.
+  var fetchesUserAhead: Bool { get }
+
   // MARK: One-time codes (defaults answering `unsupported` are in `Codes/CodeOperations.swift`)
 
   /// The code flows this profile offers, for `status`; empty for a provider without codes.
@@ -103,6 +108,8 @@ package struct FetchedUser: Sendable {
 
 extension IdentityProvider {
   package func canRefresh(_ session: IssuedSession) -> Bool { session.refreshToken != nil }
+
+  package var fetchesUserAhead: Bool { false }
 
   /// Providers that cannot create accounts (oauth2, form) answer `unsupported`.
   package func register(_ registration: Registration, password: String) async throws -> UserInfo {

@@ -44,7 +44,7 @@ extension SessionService {
     early: EarlyTokens
   ) async throws -> IssuedSession {
     let listener = LoginProgress.Listener { [self] pending in
-      early.store(on: earlyWriteExecutor()) {
+      early.store(on: networkThreadExecutor()) {
         let (stored, replaced, restorable) = try await self.storeNewSession(
           pending, profile: name, lastAccount: account.text, scrubbing: false)
         return StoredTokens(stored: stored, replaced: replaced, restorable: restorable)
@@ -66,7 +66,7 @@ extension SessionService {
     // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write.
     // Until it commits, this process's readers of the profile wait for it (`settleUserWrites`), and another process
     // finds the user pending and fetches it, as after a crash right here.
-    let write = Task(executorPreference: earlyWriteExecutor() ?? globalConcurrentExecutor) { [self] in
+    let write = Task(executorPreference: networkThreadExecutor() ?? globalConcurrentExecutor) { [self] in
       do {
         // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
         _ = try await stores.writeLeavingScrub(sync: .deferred) { tx in
@@ -82,13 +82,15 @@ extension SessionService {
       await write.value
       userWrites.withLock { if $0[name] == write { $0[name] = nil } }
     }
+    let session = StoredSession(issued, profile: name, generation: generation)
+    noteSeen(session)
     log.info("profile \(name): logged in")
     announce(name, .loggedIn)
     if let replaced {
       // Not awaited: the replaced session's revocation never delays the new login's answer.
       Task { [self] in _ = await revokeAtServer(replaced, by: provider, profile: name, what: "the replaced session") }
     }
-    return SessionSnapshot(StoredSession(issued, profile: name, generation: generation).session)
+    return SessionSnapshot(session.session)
   }
 
   /// Step 3: the login failed after its tokens were stored (the user request failed, or the login was cancelled).

@@ -11,10 +11,12 @@ extension SessionService {
   /// answer `stale`.
   package func getUser(profile name: String, fetchFromServer: Bool) async throws -> (SessionSnapshot, stale: Bool) {
     let profile = try profile(name)
+    let ahead = fetchFromServer ? await fetchAhead(name, profile) : nil
+    defer { ahead?.discard() }
     var answer = try await refreshedIfDue(try await currentSession(name, profile), name, profile)
     // A login stopped between storing its tokens and its user: the user is fetched before anyone sees it.
     if fetchFromServer || answer.stored.userIsPending {
-      let fetched = try await withFetchedUser(answer.stored, name, profile)
+      let fetched = try await withFetchedUser(answer.stored, name, profile, ahead: ahead)
       answer = (fetched.stored, answer.stale || fetched.stale)
     }
     return (SessionSnapshot(answer.stored.session), answer.stale)
@@ -44,9 +46,12 @@ extension SessionService {
 
   /// `stored` with the user fetched from the provider (the stored one, stale, if the provider cannot be
   /// reached).
-  private func withFetchedUser(_ stored: StoredSession, _ name: String, _ profile: Profile) async throws -> Answer {
+  /// - Parameter ahead: a fetch already sent (`fetchAhead`), whose outcome stands for `stored` if it was sent with it.
+  private func withFetchedUser(
+    _ stored: StoredSession, _ name: String, _ profile: Profile, ahead: UserFetchAhead? = nil
+  ) async throws -> Answer {
     do {
-      return (try await fetchUser(stored, profile), false)
+      return (try await fetchUser(stored, profile, ahead: ahead), false)
     } catch let error as ProviderError where error.isTransient && !stored.userIsPending {
       log.warning("profile \(name): user fetch failed (\(error.code)); answering from the cache")
       return (stored, true)
@@ -79,18 +84,26 @@ extension SessionService {
   }
 
   /// `stored` with the user as the provider knows it now; what changed is kept in the store.
-  private func fetchUser(_ stored: StoredSession, _ profile: Profile) async throws -> StoredSession {
-    let fetched = try await profile.provider.fetchUser(stored.session)
+  private func fetchUser(_ stored: StoredSession, _ profile: Profile, ahead: UserFetchAhead? = nil) async throws
+    -> StoredSession
+  {
+    let fetched: FetchedUser
+    if let outcome = try await ahead?.outcome(for: stored) {
+      fetched = outcome
+    } else {
+      fetched = try await profile.provider.fetchUser(stored.session)
+    }
     try await keepFetched(fetched, of: stored)
     var updated = stored
     updated.session.user = fetched.user
     if let state = fetched.providerState { updated.session.providerState = state }
+    noteSeen(updated)
     return updated
   }
 
   // MARK: - Single-flight refresh
 
-  private func needsRefresh(_ stored: StoredSession, _ profile: Profile) -> Bool {
+  func needsRefresh(_ stored: StoredSession, _ profile: Profile) -> Bool {
     stored.session.expiresAt - clock.now() <= Int64(profile.config.refreshMarginSeconds)
   }
 

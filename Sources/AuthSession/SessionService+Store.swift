@@ -27,6 +27,7 @@ extension SessionService {
       log.warning("profile \(name): the stored user is unreadable; ending the session")
       throw try await endSession(name, generation: record.generation)
     }
+    noteSeen(stored)
     return stored
   }
 
@@ -99,7 +100,9 @@ extension SessionService {
         guard try tx.replaceSession(stored.record(updatedAt: now)) else { throw Discarded() }
         return .success(stored)
       }
-      return try outcome.get()
+      let stored = try outcome.get()
+      noteSeen(stored)
+      return stored
     } catch is Discarded {
       return nil
     }
@@ -166,6 +169,7 @@ extension SessionService {
   /// and announces it.
   /// - Returns: the error to answer with, `sessionExpired`.
   func endSession(_ name: String, generation: Int64) async throws -> SessionError {
+    forgetSeen(name, generation: generation)
     let cleared = try await Blocking.run { [stores] in
       try stores.get().write { tx in
         guard try tx.sessionGeneration(profile: name) == generation else { return false }

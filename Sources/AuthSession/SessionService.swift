@@ -36,19 +36,24 @@ package final class SessionService: Sendable {
   let refreshes = Mutex<[String: Task<StoredSession, any Error>]>([:])
   /// Per profile: a login's user write still running after its answer (`complete`).
   let userWrites = Mutex<[String: Task<Void, Never>]>([:])
-  /// Where a login's early write of its tokens runs (`SessionService+EarlyTokens.swift`); nil: the global pool.
-  let earlyWriteExecutor: @Sendable () -> (any TaskExecutor)?
+  /// Per profile: the session this process last read or stored, for a user fetch sent ahead of the store's read
+  /// (`SessionService+FetchAhead.swift`).
+  let sessionsSeen = Mutex<[String: SeenSession]>([:])
+  /// The executor of the thread that waits for providers' answers, if any: a login's early write of its tokens runs
+  /// there (`SessionService+EarlyTokens.swift`), and a user fetch sent ahead; nil: the global pool.
+  let networkThreadExecutor: @Sendable () -> (any TaskExecutor)?
   private let profiles: [String: Profile]
   private let notify: @Sendable (SessionChanged) -> Void
 
   /// - Parameters:
   ///   - notify: sends a `sessionChanged` notification to the host.
-  ///   - earlyWriteExecutor: the executor of the thread that waits for a provider's answers, if any: a login's early
-  ///     write of its tokens then runs there once the user request is sent, on the thread that has nothing else to
-  ///     do until the answer, instead of waking another one.
+  ///   - networkThreadExecutor: the executor of the thread that waits for providers' answers, if any: a login's
+  ///     early write of its tokens then runs there once the user request is sent, on the thread that has nothing
+  ///     else to do until the answer, instead of waking another one; a user fetch sent ahead runs there too.
   package init(
     stores: LazyStore, clock: any Clock, profiles: [String: Profile], log: Logger,
-    revokeTimeout: Duration = .seconds(5), earlyWriteExecutor: @escaping @Sendable () -> (any TaskExecutor)? = { nil },
+    revokeTimeout: Duration = .seconds(5),
+    networkThreadExecutor: @escaping @Sendable () -> (any TaskExecutor)? = { nil },
     notify: @escaping @Sendable (SessionChanged) -> Void
   ) {
     self.stores = stores
@@ -56,7 +61,7 @@ package final class SessionService: Sendable {
     self.profiles = profiles
     self.log = log
     self.revokeTimeout = revokeTimeout
-    self.earlyWriteExecutor = earlyWriteExecutor
+    self.networkThreadExecutor = networkThreadExecutor
     self.notify = notify
   }
 
@@ -111,6 +116,7 @@ package final class SessionService: Sendable {
     // Cancelled while the provider worked: nothing is stored, the answer is `cancelled`.
     try Task.checkCancellation()
     let (stored, replaced, _) = try await storeNewSession(issued, profile: name, lastAccount: lastAccount)
+    noteSeen(stored)
     log.info("profile \(name): logged in")
     announce(name, .loggedIn)
     if let replaced {
@@ -137,6 +143,7 @@ package final class SessionService: Sendable {
   /// - Returns: whether the provider confirmed the revocation.
   package func logout(profile name: String) async throws -> Bool {
     let provider = try profile(name).provider
+    forgetSeen(name)
     guard let retired = try await takeSession(name, provider: provider) else { return false }
     log.info("profile \(name): logged out")
     announce(name, .loggedOut)

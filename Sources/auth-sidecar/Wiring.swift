@@ -112,7 +112,7 @@ struct Wiring {
     let profiles = config.profiles.mapValues { SessionService.Profile(config: $0, provider: provider(for: $0)) }
     return SessionService(
       stores: stores, clock: clock, profiles: profiles, log: log,
-      earlyWriteExecutor: { CurlHTTPClient.preferredExecutor }, notify: notify)
+      networkThreadExecutor: { CurlHTTPClient.preferredExecutor }, notify: notify)
   }
 
   /// The dispatcher with every method registered; `sessionChanged` goes to `sender`.

@@ -79,6 +79,18 @@ import Testing
     #expect(with.endsSessionsBeyondTheStore)
   }
 
+  /// Only a GET of the user endpoint may be sent before the session is confirmed, and thrown away.
+  @Test func onlyAUserEndpointReadWithGETIsFetchedAhead() {
+    let config = Self.config(.init(accessToken: Self.path("token")))
+    func provider(user: RESTProviderConfig.Endpoint?) -> RESTProvider {
+      let withUser = RESTProviderConfig(baseURL: Self.base, login: config.login, user: user, response: config.response)
+      return Self.provider(withUser) { _ in Self.json("{}") }
+    }
+    #expect(provider(user: RESTProviderConfig.Endpoint(path: "/me", method: .get)).fetchesUserAhead)
+    #expect(!provider(user: RESTProviderConfig.Endpoint(path: "/me", method: .post)).fetchesUserAhead)
+    #expect(!provider(user: nil).fetchesUserAhead)
+  }
+
   @Test func aRefusalIsGenericUnlessTheUnknownAccountRuleHolds() async {
     let answer = Self.json(#"{"error": "NO_SUCH_USER"}"#, status: 401)
     let generic = Self.provider(Self.config(.init(accessToken: Self.path("token")))) { _ in answer }

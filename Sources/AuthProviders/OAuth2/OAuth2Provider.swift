@@ -208,6 +208,9 @@ package final class OAuth2Provider: IdentityProvider {
 
   // MARK: - User
 
+  /// A userinfo GET with the access token (or nothing to send, without a userinfo endpoint).
+  package var fetchesUserAhead: Bool { true }
+
   /// Userinfo's user; without a userinfo endpoint, the user as the login or last refresh gave it.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     let endpoints = try await metadata.get().value

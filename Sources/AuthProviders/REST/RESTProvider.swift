@@ -194,6 +194,9 @@ package final class RESTProvider: IdentityProvider {
     }
   }
 
+  /// A GET of the user endpoint only reads; a user endpoint configured with another method is not sent ahead.
+  package var fetchesUserAhead: Bool { config.user?.method == .get }
+
   /// The user endpoint's user; without a user endpoint, the user as the login or last refresh gave it.
   package func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     guard config.user != nil else { return FetchedUser(current.user) }

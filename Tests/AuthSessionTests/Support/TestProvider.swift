@@ -69,6 +69,12 @@ final class TestProvider: IdentityProvider {
   let refreshCount = Mutex(0)
   /// How many times `fetchUser` was asked.
   let fetchCount = Mutex(0)
+  /// The access tokens `fetchUser` was asked with, in order.
+  let fetchedWith = Mutex<[[UInt8]]>([])
+  /// Whether `SessionService` may send a user fetch ahead of its read of the store (`IdentityProvider`).
+  let fetchesUserAhead: Bool
+  /// When set, `fetchUser` waits for this (after counting itself).
+  let fetchGate: Signal?
   /// What `canRefresh` answers; nil: the default (a refresh token is there).
   let refreshable: Bool?
   /// When set, a login reports its tokens (`LoginProgress`) before its "user request", fires `userFetchStarted`,
@@ -85,8 +91,11 @@ final class TestProvider: IdentityProvider {
   init(
     _ base: LocalProvider, refreshGate: Signal? = nil, revokeGate: Signal? = nil, userFetchGate: Signal? = nil,
     userFetchFailure: ProviderError? = nil, pendingUserOwner: UserInfo? = nil, networkFailure: ProviderError? = nil, revocation: Revocation = .local, stateAfterFetch: [UInt8]? = nil,
-    refreshable: Bool? = nil, onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil
+    refreshable: Bool? = nil, onFirstFetch: (@Sendable (IssuedSession) async throws -> [[UInt8]])? = nil,
+    fetchesUserAhead: Bool = false, fetchGate: Signal? = nil
   ) {
+    self.fetchesUserAhead = fetchesUserAhead
+    self.fetchGate = fetchGate
     self.onFirstFetch = Mutex(onFirstFetch)
     self.refreshable = refreshable
     self.base = base
@@ -148,6 +157,8 @@ final class TestProvider: IdentityProvider {
 
   func fetchUser(_ current: IssuedSession) async throws -> FetchedUser {
     fetchCount.withLock { $0 += 1 }
+    fetchedWith.withLock { $0.append(current.accessToken.withUnsafeBytes { Array($0) }) }
+    await fetchGate?.wait()
     if let networkFailure { throw networkFailure }
     if let first = onFirstFetch.withLock({ hook in defer { hook = nil }; return hook }) {
       let revoked = try await first(current)
