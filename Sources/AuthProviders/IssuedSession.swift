@@ -29,3 +29,22 @@ package struct IssuedSession: Sendable {
     self.providerState = providerState
   }
 }
+
+extension IssuedSession {
+  /// Whether `other` is this very session, field for field (tokens compared in constant time): a provider given
+  /// either sends the same requests. Kept beside the fields so that a new one is compared too.
+  package func isIdentical(to other: IssuedSession) -> Bool {
+    accessToken.constantTimeEquals(other.accessToken)
+      && Self.same(refreshToken, other.refreshToken) && Self.same(idToken, other.idToken)
+      && tokenType == other.tokenType && expiresAt == other.expiresAt && scopes == other.scopes
+      && providerState == other.providerState && user == other.user
+  }
+
+  private static func same(_ first: SecretBytes?, _ second: SecretBytes?) -> Bool {
+    switch (first, second) {
+    case (nil, nil): true
+    case (let first?, let second?): first.constantTimeEquals(second)
+    default: false
+    }
+  }
+}

@@ -1,4 +1,3 @@
-import AuthCrypto
 import AuthProviders
 import Synchronization
 
@@ -83,22 +82,9 @@ extension SessionService {
 }
 
 extension StoredSession {
-  /// Whether `other` holds exactly this session: the same login, tokens, expiry, user and provider state. A provider
-  /// given either sends the same requests.
+  /// Whether `other` holds exactly this session: the same login, and the same tokens, expiry, user and provider
+  /// state (`IssuedSession.isIdentical`).
   func isIdentical(to other: StoredSession) -> Bool {
-    let (mine, theirs) = (session, other.session)
-    return profile == other.profile && generation == other.generation
-      && mine.accessToken.constantTimeEquals(theirs.accessToken)
-      && Self.same(mine.refreshToken, theirs.refreshToken) && Self.same(mine.idToken, theirs.idToken)
-      && mine.tokenType == theirs.tokenType && mine.expiresAt == theirs.expiresAt && mine.scopes == theirs.scopes
-      && mine.providerState == theirs.providerState && mine.user == theirs.user
-  }
-
-  private static func same(_ first: SecretBytes?, _ second: SecretBytes?) -> Bool {
-    switch (first, second) {
-    case (nil, nil): true
-    case (let first?, let second?): first.constantTimeEquals(second)
-    default: false
-    }
+    profile == other.profile && generation == other.generation && session.isIdentical(to: other.session)
   }
 }
