@@ -29,8 +29,23 @@ let client = CurlHTTPClient(log: .disabled)
 let done = DispatchSemaphore(value: 0)
 while let line = readLine() {
   guard let request = request(line) else { fatalError("not a request line") }
-  // On the HTTP thread once the first request started it, as the sidecar runs a remote request's task.
-  Task.detached(executorPreference: CurlHTTPClient.preferredExecutor) {
+  // On the HTTP thread once the first request started it, as the sidecar runs a remote request's task; and, as
+  // the sidecar's reader does, this thread runs the task up to its first wait, so the request is sent from here
+  // and only its answer wakes the HTTP thread.
+  let executor = CurlHTTPClient.preferredExecutor
+  startHere(on: executor) { run(request, with: client, on: executor, then: done) }
+  done.wait()
+}
+
+func startHere(on executor: (any TaskExecutor)?, _ start: () -> Void) {
+  guard let starting = executor as? any StartingThreadExecutor else { return start() }
+  starting.startHere(start)
+}
+
+func run(
+  _ request: HTTPRequest, with client: CurlHTTPClient, on executor: (any TaskExecutor)?, then done: DispatchSemaphore
+) {
+  Task.detached(executorPreference: executor) {
     let answer: JSONValue
     do {
       let response = try await client.send(request)
@@ -43,7 +58,6 @@ while let line = readLine() {
     _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     done.signal()
   }
-  done.wait()
 }
 
 extension HTTPResponse {
