@@ -20,7 +20,11 @@ state dir. Then, per iteration and interleaved (each side goes first equally oft
 A third side, "client alone", makes the same HTTP calls through the sidecar's HTTP client
 (`CurlHTTPClient` on libcurl) in a small bench binary, `auth-http-bench`, over its stdin: the transport
 and nothing of the sidecar. It splits the difference into the transport's share and the sidecar's own
-(store, JSON-RPC). A `login` makes one durable commit, of its tokens, while its user request is out (the user
+(store, JSON-RPC). A fourth, "libcurl from C", makes them through libcurl driven the same way from a C program
+(bench/reference/libcurl_client.c, compiled with `cc` into the temp directory; skipped with a note when libcurl's
+headers are missing): the floor any libcurl-based client stands on, so "client alone - libcurl from C" is what the
+Swift HTTP client adds to libcurl itself. Both go through a pipe once per HTTP call, as the sidecar does once per
+method. A `login` makes one durable commit, of its tokens, while its user request is out (the user
 follows in a commit synced after the answer): right after each direct login (after the same wait for the
 server) the run times one 4 KiB write over allocated bytes + fdatasync of a probe file in the state dir,
 counted on no side, to show what that commit would add if it were still on the answer's path.
@@ -292,12 +296,8 @@ class Direct(SameCalls):
         return json.loads(raw)
 
 
-class ClientOnly(SameCalls):
-    """The same HTTP calls through the sidecar's HTTP client alone (`auth-http-bench`, bench/http-client-alone):
-    CurlHTTPClient on libcurl, without JSON-RPC, sessions or the store. Separates what the transport costs from
-    what the sidecar itself adds."""
-
-    name = "client"
+class OverPipe(SameCalls):
+    """A side that makes each HTTP call through a helper process, one line in and one line out over its pipes."""
 
     def __init__(self, binary, base_url, login_fetches_user):
         super().__init__(login_fetches_user)
@@ -305,24 +305,24 @@ class ClientOnly(SameCalls):
             [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.base_url = base_url
 
-    def _call(self, method, path, body=None, token=None):
-        headers = [["Accept", "application/json"]]
+    @staticmethod
+    def headers(body, token):
+        """The request's header fields as (name, value) pairs, as the sidecar's `rest` profile sends them."""
+        pairs = [("Accept", "application/json")]
         if body is not None:
-            headers.append(["Content-Type", "application/json"])
+            pairs.append(("Content-Type", "application/json"))
         if token is not None:
-            headers.append(["Authorization", f"Bearer {token}"])
-        message = {"method": method, "url": self.base_url + path, "headers": headers}
-        if body is not None:
-            message["body"] = body.decode()
-        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+            pairs.append(("Authorization", f"Bearer {token}"))
+        return pairs
+
+    def exchange(self, line):
+        """Writes one line and returns the answer line."""
+        self.process.stdin.write(line + b"\n")
         self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            raise Broken(f"auth-http-bench exited (status {self.process.poll()})")
-        answer = json.loads(line)
-        if answer.get("status") != 200:
-            raise Broken(f"client {method} {path} answered {answer}")
-        return json.loads(answer["body"])
+        answer = self.process.stdout.readline()
+        if not answer:
+            raise Broken(f"{self.name}: its helper exited (status {self.process.poll()})")
+        return answer
 
     def close(self):
         self.process.stdin.close()
@@ -331,6 +331,53 @@ class ClientOnly(SameCalls):
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+class ClientOnly(OverPipe):
+    """The same HTTP calls through the sidecar's HTTP client alone (`auth-http-bench`, bench/http-client-alone):
+    CurlHTTPClient on libcurl, without JSON-RPC, sessions or the store. Separates what the transport costs from
+    what the sidecar itself adds."""
+
+    name = "client"
+
+    def _call(self, method, path, body=None, token=None):
+        message = {"method": method, "url": self.base_url + path, "headers": self.headers(body, token)}
+        if body is not None:
+            message["body"] = body.decode()
+        answer = json.loads(self.exchange(json.dumps(message).encode()))
+        if answer.get("status") != 200:
+            raise Broken(f"client {method} {path} answered {answer}")
+        return json.loads(answer["body"])
+
+
+class CurlFromC(OverPipe):
+    """The same HTTP calls through libcurl from C (bench/reference/libcurl_client.c): libcurl's multi interface
+    on an epoll thread, as `CurlEngine` drives it, with nothing of Swift. One tab-separated line per call."""
+
+    name = "libcurl C"
+    SOURCE = BENCH / "reference" / "libcurl_client.c"
+
+    @classmethod
+    def build(cls, directory):
+        """Compiles the C client into `directory`; returns (path, None) or (None, why not)."""
+        binary = directory / "libcurl-client"
+        command = ["cc", "-O2", "-std=c11", "-Wall", "-Werror", "-o", str(binary), str(cls.SOURCE), "-lcurl",
+                   "-lpthread"]
+        try:
+            built = subprocess.run(command, capture_output=True, text=True)
+        except OSError as error:
+            return None, f"cc failed: {error}"
+        if built.returncode != 0:
+            return None, "cc failed: " + built.stderr.strip()[-300:]
+        return binary, None
+
+    def _call(self, method, path, body=None, token=None):
+        headers = "\x1f".join(f"{name}: {value}" for name, value in self.headers(body, token))
+        fields = [method, self.base_url + path, headers, (body or b"").decode()]
+        status, _, text = self.exchange("\t".join(fields).encode()).decode().rstrip("\n").partition("\t")
+        if status != "200":
+            raise Broken(f"libcurl C {method} {path} answered {status}: {text[:300]}")
+        return json.loads(text)
 
 
 class DurableProbe:
@@ -406,7 +453,7 @@ def main():
     else:
         binary, notes = build(args.scratch_path)
     workdir = Path(tempfile.mkdtemp(prefix="remote-login-bench-"))
-    server = sidecar = probe = None
+    server = sidecar = probe = c_client = None
     try:
         started = time.monotonic()
         server = Server(workdir)
@@ -446,18 +493,28 @@ def main():
         client = ClientOnly(binary.parent / "auth-http-bench", server.url, direct.login_fetches_user)
         client_login = per_call(server, CALIBRATION_CALLS, client.login)
         client_user = per_call(server, CALIBRATION_CALLS, client.get_user)
-        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}   client {client_login}")
-        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}   client {client_user}",
-              flush=True)
-        if not side_login == direct_login == client_login or not side_user == direct_user == client_user:
+        c_binary, problem = CurlFromC.build(workdir)
+        if problem:
+            notes.append(f"libcurl from C skipped: {problem}")
+        else:
+            c_client = CurlFromC(c_binary, server.url, direct.login_fetches_user)
+        c_login = per_call(server, CALIBRATION_CALLS, c_client.login) if c_client else client_login
+        c_user = per_call(server, CALIBRATION_CALLS, c_client.get_user) if c_client else client_user
+        print(f"HTTP calls per login:   sidecar {side_login}   direct {direct_login}   client {client_login}   "
+              f"libcurl C {c_login}")
+        print(f"HTTP calls per getUser: sidecar {side_user}   direct {direct_user}   client {client_user}   "
+              f"libcurl C {c_user}", flush=True)
+        if not side_login == direct_login == client_login == c_login or \
+                not side_user == direct_user == client_user == c_user:
             raise Broken("the sides do not make the same HTTP calls; the comparison would be unfair")
 
-        sides = ("sidecar", "client", "direct")
+        sides = ("sidecar", "client", "direct") + (("libcurl",) if c_client else ())
         timings = {method: {side: [] for side in sides} for method in ("login", "getUser")}
         actions = [
-            ("login", {"sidecar": lambda: sidecar_login(sidecar), "client": client.login, "direct": direct.login}),
+            ("login", {"sidecar": lambda: sidecar_login(sidecar), "client": client.login, "direct": direct.login,
+                       "libcurl": c_client and c_client.login}),
             ("getUser", {"sidecar": lambda: sidecar_get_user(sidecar), "client": client.get_user,
-                         "direct": direct.get_user}),
+                         "direct": direct.get_user, "libcurl": c_client and c_client.get_user}),
         ]
         for _ in range(args.warmup):
             for _, by_side in actions:
@@ -467,7 +524,7 @@ def main():
         server.reset()
         for i in range(args.iterations):
             for method, by_side in actions:
-                # Each side goes first, second and third equally often.
+                # Each side takes each place in the order equally often.
                 for k in range(len(sides)):
                     side = sides[(i + k) % len(sides)]
                     timings[method][side].append(by_side[side]())
@@ -475,13 +532,19 @@ def main():
                         probe.measure()  # after the same server wait as the sidecar's commit; on no side's clock
         counted = server.requests()
         expected = {}
-        for calls in (side_login, side_user, direct_login, direct_user, client_login, client_user):
+        counted_sides = [side_login, side_user, direct_login, direct_user, client_login, client_user]
+        if c_client:
+            counted_sides += [c_login, c_user]
+        for calls in counted_sides:
             for key, n in calls.items():
                 expected[key] = expected.get(key, 0) + n * args.iterations
         if counted != expected:
             raise Broken(f"server requests during the timed loop {counted}, expected {expected}")
         wall = time.monotonic() - started
         client.close()
+        if c_client:
+            c_client.close()
+            c_client = None
         probe.close()
         durable_ms, durable_p95 = percentile(probe.times, 0.5), percentile(probe.times, 0.95)
         status = sidecar.close()
@@ -495,6 +558,8 @@ def main():
     finally:
         if probe is not None:
             probe.close()
+        if c_client is not None:
+            c_client.close()
         if sidecar is not None:
             sidecar.close()
         if server is not None:
@@ -511,29 +576,36 @@ def main():
     print()
     print("| method | HTTP calls | sidecar p50 | sidecar p95 | direct p50 | direct p95 | p50 diff (sidecar - direct) "
           "| median paired diff | bar < 0.5 ms | client alone p50 | of the diff: client | of the diff: sidecar "
-          "| client paired diff |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+          "| client paired diff | libcurl C paired diff | client - libcurl C paired |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     verdicts = {}
     for method, calls in (("login", side_login), ("getUser", side_user)):
-        side, alone, direct_ms = ([t / 1e6 for t in timings[method][name]] for name in sides)
+        side, alone, direct_ms = ([t / 1e6 for t in timings[method][name]] for name in ("sidecar", "client", "direct"))
         diff = percentile(side, 0.5) - percentile(direct_ms, 0.5)
         paired = percentile([a - b for a, b in zip(side, direct_ms)], 0.5)
         platform_share = percentile(alone, 0.5) - percentile(direct_ms, 0.5)
         # The transport's share per iteration (client alone - direct), steadier than a difference of p50s.
         client_paired = percentile([a - b for a, b in zip(alone, direct_ms)], 0.5)
+        c_paired = swift_over_c = "n/a"
+        if "libcurl" in timings[method]:
+            in_c = [t / 1e6 for t in timings[method]["libcurl"]]
+            c_paired = f"{percentile([a - b for a, b in zip(in_c, direct_ms)], 0.5):+.2f}"
+            swift_over_c = f"{percentile([a - b for a, b in zip(alone, in_c)], 0.5):+.2f}"
         verdict = "PASS" if diff < BAR_MS else "FAIL"
         verdicts[method] = verdict
         described = " + ".join(f"{n}x {key}" if n > 1 else key for key, n in sorted(calls.items(), reverse=True))
         print(f"| {method} | {described} | {percentile(side, 0.5):.2f} | {percentile(side, 0.95):.2f} "
               f"| {percentile(direct_ms, 0.5):.2f} | {percentile(direct_ms, 0.95):.2f} | {diff:+.2f} "
               f"| {paired:+.2f} | {verdict} | {percentile(alone, 0.5):.2f} | {platform_share:+.2f} "
-              f"| {diff - platform_share:+.2f} | {client_paired:+.2f} |")
+              f"| {diff - platform_share:+.2f} | {client_paired:+.2f} | {c_paired} | {swift_over_c} |")
     print()
     print("Times in ms, nearest-rank percentiles, request written -> answer read. Password hashing (Django "
           "PBKDF2) happens at the server on both sides, so it is in both columns of `login`.")
     print("client alone: the same HTTP calls through the sidecar's HTTP client (CurlHTTPClient) in auth-http-bench, "
           "splitting the difference into what the transport costs and what the sidecar adds on top (the store, "
           "JSON-RPC).")
+    print("libcurl C: the same HTTP calls through libcurl driven the same way from C (bench/reference/libcurl_client.c); "
+          "client - libcurl C is what the Swift HTTP client adds to libcurl itself.")
     print(f"One durable write (4 KiB over allocated bytes + fdatasync) in the state dir, timed right after each "
           f"direct login, after the same server wait: p50 {durable_ms:.2f} ms, p95 {durable_p95:.2f} ms. `login` "
           "makes its one durable commit (the tokens) while GET /api/me/ is out, and adds the user in a commit "
