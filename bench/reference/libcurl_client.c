@@ -63,9 +63,8 @@ static int on_timer(CURLM *handle, long milliseconds, void *context) {
 }
 
 /* A timer due at once runs now, on this thread; a later one is left to the timerfd (as `CurlMulti.applyTimer`). */
-static void act(curl_socket_t socket, int bits) {
+static void apply_timer(void) {
   int running;
-  curl_multi_socket_action(multi, socket, bits, &running);
   for (int rounds = 0; requested_timeout == 0 && rounds < 8; rounds++) {
     requested_timeout = NO_REQUEST;
     curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
@@ -82,6 +81,12 @@ static void act(curl_socket_t socket, int bits) {
   timerfd_settime(timer_fd, 0, &when, NULL);
 }
 
+static void act(curl_socket_t socket, int bits) {
+  int running;
+  curl_multi_socket_action(multi, socket, bits, &running);
+  apply_timer();
+}
+
 /* Writes the answer of every finished transfer; called with `lock` held. */
 static void answer_finished(void) {
   int left;
@@ -91,6 +96,8 @@ static void answer_finished(void) {
     long status = 0;
     curl_easy_getinfo(message->easy_handle, CURLINFO_RESPONSE_CODE, &status);
     curl_multi_remove_handle(multi, message->easy_handle);
+    /* Removing a handle may move libcurl's timer. */
+    apply_timer();
     curl_slist_free_all(headers);
     headers = NULL;
     char line[MAX_BODY + 64];
