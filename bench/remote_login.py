@@ -61,6 +61,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from benchlib.reference import compile_c
 from benchlib.release import build_release
 
 BENCH = Path(__file__).resolve().parent
@@ -360,16 +361,7 @@ class CurlFromC(OverPipe):
     @classmethod
     def build(cls, directory):
         """Compiles the C client into `directory`; returns (path, None) or (None, why not)."""
-        binary = directory / "libcurl-client"
-        command = ["cc", "-O2", "-std=c11", "-Wall", "-Werror", "-o", str(binary), str(cls.SOURCE), "-lcurl",
-                   "-lpthread"]
-        try:
-            built = subprocess.run(command, capture_output=True, text=True)
-        except OSError as error:
-            return None, f"cc failed: {error}"
-        if built.returncode != 0:
-            return None, "cc failed: " + built.stderr.strip()[-300:]
-        return binary, None
+        return compile_c(cls.SOURCE, directory / "libcurl-client", ["-lcurl", "-lpthread"])
 
     def _call(self, method, path, body=None, token=None):
         headers = "\x1f".join(f"{name}: {value}" for name, value in self.headers(body, token))

@@ -20,8 +20,13 @@ def build_reference(scratch):
     )
     header = "static const char *const COMMON_PASSWORDS[] = {\n" + "".join(f'  "{e}",\n' for e in entries) + "};\n"
     (scratch / "common_passwords.h").write_text(header)
-    binary = scratch / "validate-reference"
-    command = ["cc", "-O2", "-std=c11", "-Wall", "-Werror", "-I", str(scratch), "-o", str(binary), str(SOURCE)]
+    return compile_c(SOURCE, scratch / "validate-reference", ["-I", str(scratch)])
+
+
+def compile_c(source, binary, arguments=()):
+    """Compiles `source` into `binary` with `cc -O2 -std=c11 -Wall -Werror` and `arguments` (libraries last);
+    returns (path of the binary, None) or (None, why not)."""
+    command = ["cc", "-O2", "-std=c11", "-Wall", "-Werror", "-o", str(binary), str(source), *arguments]
     try:
         built = subprocess.run(command, capture_output=True, text=True)
     except OSError as error:

@@ -100,7 +100,7 @@ static void answer_finished(void) {
     apply_timer();
     curl_slist_free_all(headers);
     headers = NULL;
-    char line[MAX_BODY + 64];
+    static char line[MAX_BODY + 64]; /* only this function writes it, under `lock` */
     int length;
     if (message->data.result != CURLE_OK) {
       length = snprintf(line, sizeof line, "0\t%s\n", curl_easy_strerror(message->data.result));
