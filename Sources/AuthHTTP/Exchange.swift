@@ -4,16 +4,21 @@ struct Exchange: Sendable {
   let target: RequestTarget
   let headers: [HTTPHeader]
   let body: [UInt8]?
+  /// The target came from `CheckedURLs`: libcurl's reading of its origin need not be checked again.
+  let targetChecked: Bool
 
-  init(method: HTTPMethod, target: RequestTarget, headers: [HTTPHeader], body: [UInt8]?) {
+  init(method: HTTPMethod, target: RequestTarget, headers: [HTTPHeader], body: [UInt8]?, targetChecked: Bool = false) {
     self.method = method
     self.target = target
     self.headers = headers
     self.body = body
+    self.targetChecked = targetChecked
   }
 
-  init(_ target: RequestTarget, _ request: HTTPRequest) {
-    self.init(method: request.method, target: target, headers: request.headers, body: request.body)
+  init(_ target: RequestTarget, _ request: HTTPRequest, targetChecked: Bool = false) {
+    self.init(
+      method: request.method, target: target, headers: request.headers, body: request.body,
+      targetChecked: targetChecked)
   }
 
   /// Method, host and path: what log lines may say about a request.

@@ -18,6 +18,14 @@ package struct HTTPResponse: Sendable, CustomStringConvertible {
     self.finalURL = finalURL
   }
 
+  /// A response whose header names are lower-cased already (libcurl's, through `ResponseHead`).
+  init(status: Int, lowercasedHeaders headers: [HTTPHeader], body: [UInt8], finalURL: String) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+    self.finalURL = finalURL
+  }
+
   /// The first value of `name`, matched case-insensitively.
   package func header(_ name: String) -> String? {
     let name = name.lowercased()

@@ -2,7 +2,10 @@
 /// host is loopback (`Loopback`), since a token sent in clear to any other host crosses the network. Built before
 /// any I/O — by config decoding for every configured URL, and again before each request, before libcurl is even
 /// loaded.
-package struct RequestTarget: Sendable, Equatable {
+///
+/// A class: a target travels by reference through every layer of a request (exchange, attempt, response), where a
+/// struct of its seven strings was copied, and its strings retained and released, at each step.
+package final class RequestTarget: Sendable, Equatable {
   package struct Origin: Sendable, Equatable {
     package let scheme: String
     /// Lower-cased; an IPv6 address without brackets.
@@ -40,6 +43,12 @@ package struct RequestTarget: Sendable, Equatable {
     hostInURL = authority.hostInURL
     origin = Origin(scheme: scheme, host: authority.host, port: authority.port ?? (scheme == "https" ? 443 : 80))
     path = reference.path.isEmpty ? "/" : reference.path
+  }
+
+  package static func == (lhs: RequestTarget, rhs: RequestTarget) -> Bool {
+    lhs === rhs
+      || (lhs.url == rhs.url && lhs.origin == rhs.origin && lhs.path == rhs.path && lhs.reference == rhs.reference
+        && lhs.hostInURL == rhs.hostInURL)
   }
 
   /// The authority as written (`host[:port]`), for callers that rebuild the URL.

@@ -11,21 +11,23 @@ package struct RetryRules: Sendable {
   }
 
   /// The wait before sending again after `response`, or nil to hand it to the caller as it is. `unit` (the
-  /// jitter, in 0...1) is drawn only for a retry: a random draw is a system call on every answer otherwise.
+  /// jitter, in 0...1) is drawn only for a retry: a random draw is a system call on every answer otherwise; `now`
+  /// (the wall clock, for a `Retry-After` date) is read only for a status that may be retried.
   ///
   /// 429 and 503 say the server declined the work, so they are retried for any method; 502 and 504
   /// come from a gateway whose upstream may have done the work, so only idempotent requests are.
   /// `Retry-After` replaces the backoff, and one longer than `maxRetryAfter` ends the retries.
   /// Other statuses, 500 included, are answers, not transient failures.
   package func delay(
-    after response: HTTPResponse, idempotent: Bool, failures: Int, now: Int64, unit: @autoclosure () -> Double
+    after response: HTTPResponse, idempotent: Bool, failures: Int, now: @autoclosure () -> Int64,
+    unit: @autoclosure () -> Double
   ) -> Duration? {
     switch response.status {
     case 429, 503: break
     case 502, 504: guard idempotent else { return nil }
     default: return nil
     }
-    if let value = response.header("retry-after"), let wait = RetryAfter.parse(value, now: now) {
+    if let value = response.header("retry-after"), let wait = RetryAfter.parse(value, now: now()) {
       return wait <= maxRetryAfter ? wait : nil
     }
     return backoff.delay(afterFailures: failures, unit: unit())

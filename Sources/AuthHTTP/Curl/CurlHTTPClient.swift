@@ -29,7 +29,7 @@ package final class CurlHTTPClient: HTTPClient {
   /// Where a task that sends remote requests should run: on the HTTP thread, resumed where its answers arrive
   /// (`HTTPThreadExecutor`), once the first request of the process has started that thread; nil before, so a host
   /// that never sends one never loads libcurl.
-  package static var preferredExecutor: (any TaskExecutor)? { CurlEngine.running?.executor }
+  package static var preferredExecutor: (any StartingThreadExecutor)? { CurlEngine.running?.executor }
 
   package init(
     policy: HTTPPolicy = HTTPPolicy(), tls: TLSSettings = TLSSettings(), proxy: ProxySettings = .environment(),
@@ -47,7 +47,7 @@ package final class CurlHTTPClient: HTTPClient {
     // A configured endpoint's URL was parsed and checked on its first request already (`CheckedURLs`).
     var exchange: Exchange
     if let known = CheckedURLs.shared.target(for: request.url) {
-      exchange = Exchange(known, request)
+      exchange = Exchange(known, request, targetChecked: true)
     } else {
       exchange = Exchange(try RequestTarget(request.url), request)
     }

@@ -10,7 +10,7 @@ struct CurlRequest {
   /// - Parameter timeout: what is left of the request's total time, for this attempt.
   /// - Throws: `HTTPError.transportUnavailable` when libcurl cannot make a handle.
   func transfer(curl: LibCurl, handles: EasyHandlePool, timeout: Duration) throws(HTTPError) -> CurlTransfer {
-    if !CheckedURLs.shared.isChecked(exchange.target) {
+    if !exchange.targetChecked, !CheckedURLs.shared.isChecked(exchange.target) {
       guard curl.origin(of: exchange.target.url) == exchange.target.origin else {
         throw HTTPError(.invalidURL, "libcurl reads another origin than \(exchange.target.origin.host) from the URL")
       }

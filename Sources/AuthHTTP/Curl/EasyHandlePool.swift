@@ -19,22 +19,37 @@ final class EasyHandlePool: Sendable {
     let easy: OpaquePointer
   }
 
+  /// The handles kept for one TLS setting. A list searched in order rather than a dictionary: a process has a
+  /// setting or two, and comparing two mostly-nil settings is less work than hashing one on every request.
+  private struct Shelf {
+    let tls: TLSSettings
+    var handles: [Kept]
+  }
+
   private let curl: LibCurl
-  private let kept = Mutex<[TLSSettings: [Kept]]>([:])
+  private let kept = Mutex<[Shelf]>([])
 
   init(curl: LibCurl) { self.curl = curl }
 
   /// A reset handle made for `tls` before, or a new one; nil when libcurl cannot make one.
   func take(for tls: TLSSettings) -> OpaquePointer? {
-    kept.withLock { $0[tls]?.popLast()?.easy } ?? curl.easyInit()
+    let reused = kept.withLock { shelves -> OpaquePointer? in
+      guard let index = shelves.firstIndex(where: { $0.tls == tls }) else { return nil }
+      return shelves[index].handles.popLast()?.easy
+    }
+    return reused ?? curl.easyInit()
   }
 
   /// Takes back a handle that is in no multi handle any more: reset, and kept unless enough are.
   func give(_ easy: OpaquePointer, for tls: TLSSettings) {
     curl.easyReset(easy)
-    let keptIt = kept.withLock { kept in
-      guard kept[tls, default: []].count < Self.capacity else { return false }
-      kept[tls, default: []].append(Kept(easy: easy))
+    let keptIt = kept.withLock { shelves in
+      guard let index = shelves.firstIndex(where: { $0.tls == tls }) else {
+        shelves.append(Shelf(tls: tls, handles: [Kept(easy: easy)]))
+        return true
+      }
+      guard shelves[index].handles.count < Self.capacity else { return false }
+      shelves[index].handles.append(Kept(easy: easy))
       return true
     }
     if !keptIt { curl.easyCleanup(easy) }
