@@ -28,10 +28,32 @@ final class InFlightRequests: Sendable {
     var profiles: [String: ProfileQueue] = [:]
   }
 
+  /// Changed in place in `State.profiles`: a copy taken out and put back shared its storage with the dictionary's
+  /// and made every request copy it.
   private struct ProfileQueue {
     var lastChange: (token: UInt64, completion: Completion)?
-    var readsSinceChange: [UInt64: Completion] = [:]
+    /// In arrival order; a handful at most.
+    var readsSinceChange: [(token: UInt64, completion: Completion)] = []
     var isEmpty: Bool { lastChange == nil && readsSinceChange.isEmpty }
+
+    /// Queues request `token` as `ordering` says, adding to `predecessors` what it must wait for.
+    mutating func enqueue(
+      _ token: UInt64, _ completion: Completion, ordering: SessionOrdering, predecessors: inout [Completion]
+    ) {
+      if let change = lastChange { predecessors.append(change.completion) }
+      if ordering == .changesSession {
+        predecessors.append(contentsOf: readsSinceChange.map(\.completion))
+        lastChange = (token, completion)
+        readsSinceChange = []
+      } else {
+        readsSinceChange.append((token, completion))
+      }
+    }
+
+    mutating func remove(_ token: UInt64) {
+      if lastChange?.token == token { lastChange = nil }
+      if let index = readsSinceChange.firstIndex(where: { $0.token == token }) { readsSinceChange.remove(at: index) }
+    }
   }
 
   private let limit: Int
@@ -59,13 +81,12 @@ final class InFlightRequests: Sendable {
       state.unanswered += 1
       let token = state.nextToken
       state.nextToken += 1
-      let queued = profile.map { state.profiles[$0] ?? ProfileQueue() }
-      var predecessors: [Completion] = []
-      if let queued, ordering != .independent {
-        if let change = queued.lastChange { predecessors.append(change.completion) }
-        if ordering == .changesSession { predecessors.append(contentsOf: queued.readsSinceChange.values) }
-      }
       let completion = Completion()
+      var predecessors: [Completion] = []
+      if let profile, ordering != .independent {
+        state.profiles[profile, default: ProfileQueue()].enqueue(
+          token, completion, ordering: ordering, predecessors: &predecessors)
+      }
       let task = Task(executorPreference: executor) { [self] in
         // Cancelling a queued request stops its wait: `operation` then answers `cancelled` at once.
         for predecessor in predecessors { await predecessor.wait(interruptible: true) }
@@ -82,15 +103,6 @@ final class InFlightRequests: Sendable {
         finish(token: token, profile: profile)
       }
       state.entries[token] = Entry(id: id, task: task, waitsForUser: plan.waitsForUser)
-      if let profile, var queued, ordering != .independent {
-        if ordering == .changesSession {
-          queued.lastChange = (token, completion)
-          queued.readsSinceChange = [:]
-        } else {
-          queued.readsSinceChange[token] = completion
-        }
-        state.profiles[profile] = queued
-      }
       return true
     }
   }
@@ -98,10 +110,9 @@ final class InFlightRequests: Sendable {
   private func finish(token: UInt64, profile: String?) {
     state.withLock { state in
       state.entries[token] = nil
-      guard let profile, var queued = state.profiles[profile] else { return }
-      if queued.lastChange?.token == token { queued.lastChange = nil }
-      queued.readsSinceChange[token] = nil
-      state.profiles[profile] = queued.isEmpty ? nil : queued
+      guard let profile, let index = state.profiles.index(forKey: profile) else { return }
+      state.profiles.values[index].remove(token)
+      if state.profiles.values[index].isEmpty { state.profiles.remove(at: index) }
     }
   }
 

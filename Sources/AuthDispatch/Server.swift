@@ -19,7 +19,7 @@ package final class Server: MessageReceiver {
   /// Where the task of a request on a profile prefers to run, or nil for the cooperative pool: the tasks of remote
   /// profiles run on the HTTP thread once it runs, where their answers arrive (wired by the executable, which
   /// knows both the config and the HTTP client).
-  package typealias Placement = @Sendable (_ profile: String) -> (any TaskExecutor)?
+  package typealias Placement = @Sendable (_ profile: String) -> (any StartingThreadExecutor)?
 
   private let registry: MethodRegistry
   private let decoder: MessageDecoder
@@ -122,9 +122,9 @@ package final class Server: MessageReceiver {
   /// Calls `start`, which starts a task on `executor`; when the executor allows it, this thread then runs the
   /// task up to its first wait instead of waking the executor's thread (`StartingThreadExecutor`). Outside the
   /// in-flight lock, which the task takes again when it finishes.
-  private func startHere<T>(on executor: (any TaskExecutor)?, _ start: () -> T) -> T {
-    guard let starting = executor as? any StartingThreadExecutor else { return start() }
-    return starting.startHere(start)
+  private func startHere<T>(on executor: (any StartingThreadExecutor)?, _ start: () -> T) -> T {
+    guard let executor else { return start() }
+    return executor.startHere(start)
   }
 
   private func handleRequest(_ request: Request, reply: @escaping Reply) {

@@ -7,17 +7,44 @@
 /// RFC 3339 timestamps in UTC (`2026-11-29T18:00:00Z`), the form of every `expiresAt`.
 package enum RFC3339 {
   package static func format(_ seconds: Int64) -> String {
+    // Years 1970 to 9999, every expiry a server gives: the civil date is worked out here (Howard Hinnant's
+    // `civil_from_days`). An answer with a session carries one, and libc's `gmtime_r` ran several times as much
+    // code, each line of it fetched cold after the server's wait.
+    if (0..<253_402_300_800).contains(seconds) {
+      let (year, month, day) = civil(days: Int(seconds / 86_400))
+      let time = Int(seconds % 86_400)
+      return digits(year, month, day, time / 3600, time / 60 % 60, time % 60)
+    }
     var time = time_t(seconds)
     var parts = tm()
     gmtime_r(&time, &parts)
-    // Written digit by digit: every answer with a session carries one, and string interpolation of padded numbers
-    // cost more than the rest of the answer's encoding.
     let year = Int(parts.tm_year) + 1900
     guard (0...9999).contains(year) else {
       return String(year) + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday) + "T" + two(parts.tm_hour) + ":"
         + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
     }
-    return String(unsafeUninitializedCapacity: 20) { buffer in
+    return digits(
+      year, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+  }
+
+  /// Year, month (1-12) and day (1-31) of `days` since 1970-01-01 (not negative).
+  private static func civil(days: Int) -> (Int, Int, Int) {
+    let shifted = days + 719_468  // days since 0000-03-01
+    let era = shifted / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthFromMarch = (5 * dayOfYear + 2) / 153
+    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
+  }
+
+  /// `YYYY-MM-DDTHH:MM:SSZ` for a year of four digits, written digit by digit: string interpolation of padded
+  /// numbers cost more than the rest of an answer's encoding.
+  private static func digits(
+    _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int
+  ) -> String {
+    String(unsafeUninitializedCapacity: 20) { buffer in
       func put(_ value: Int, _ width: Int, at offset: Int) {
         var value = value
         for index in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -26,11 +53,11 @@ package enum RFC3339 {
         }
       }
       put(year, 4, at: 0)
-      put(Int(parts.tm_mon) + 1, 2, at: 5)
-      put(Int(parts.tm_mday), 2, at: 8)
-      put(Int(parts.tm_hour), 2, at: 11)
-      put(Int(parts.tm_min), 2, at: 14)
-      put(Int(parts.tm_sec), 2, at: 17)
+      put(month, 2, at: 5)
+      put(day, 2, at: 8)
+      put(hour, 2, at: 11)
+      put(minute, 2, at: 14)
+      put(second, 2, at: 17)
       (buffer[4], buffer[7], buffer[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
       (buffer[13], buffer[16], buffer[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
       return 20

@@ -1,6 +1,12 @@
 import AuthSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 @Suite struct RFC3339Tests {
   @Test func formatsUTC() {
     #expect(RFC3339.format(0) == "1970-01-01T00:00:00Z")
@@ -24,6 +30,25 @@ import Testing
   @Test func roundTrips() {
     for seconds in stride(from: Int64(0), to: 4_000_000_000, by: 97_654_321) {
       #expect(RFC3339.parse(RFC3339.format(seconds)) == seconds)
+    }
+  }
+
+  /// The arithmetic date of years 1970 to 9999 is libc's, leap days and century years included.
+  @Test func formatsAsGmtimeDoes() {
+    let edges: [Int64] = [
+      0, 59, 86_399, 86_400, 951_782_400, 951_868_799, 951_868_800, 4_107_542_400, 4_107_628_800,
+      253_402_300_799,
+    ]
+    for seconds in edges + Array(stride(from: Int64(0), to: 253_402_300_800, by: 7_654_321_987)) {
+      var time = time_t(seconds)
+      var parts = tm()
+      gmtime_r(&time, &parts)
+      func pad(_ value: Int32, _ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+      }
+      let expected = "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+        + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+      #expect(RFC3339.format(seconds) == expected, "\(seconds)")
     }
   }
 }

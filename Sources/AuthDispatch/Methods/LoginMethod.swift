@@ -18,6 +18,7 @@ package struct LoginMethod: AsyncMethod {
   package let ordering = SessionOrdering.changesSession
 
   static let credentialFields: [FieldName] = [.account, .username, .email, .phone, .password]
+  private static let keys = ["flow", "code", "challenge", LoginContext.key] + credentialFields.map(\.rawValue)
 
   private let sessions: SessionService
   private let validators: ProfileValidators
@@ -47,11 +48,12 @@ package struct LoginMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(
-      Set(["flow", "code", "challenge", LoginContext.key] + Self.credentialFields.map(\.rawValue)))
+    try params.allowOnly(Self.keys)
     let flow = try Self.flow(params)
-    let profile = try sessions.profile(context.profile).config
-    let hostContext = try LoginContext.read(params, declared: profile.provider.loginContextNames)
+    // Read through the profile, not copied out of it: a profile's config is a large value, and copying it (and
+    // releasing the copy) touched every one of its fields on every login.
+    let profile = try sessions.profile(context.profile)
+    let hostContext = try LoginContext.read(params, declared: profile.config.provider.loginContextNames)
     let snapshot: SessionSnapshot
     if flow.isInteractive {
       snapshot = try await interactiveLogin(flow, params, context)
@@ -64,7 +66,7 @@ package struct LoginMethod: AsyncMethod {
   }
 
   private func passwordLogin(
-    _ params: Params, _ context: CallContext, profile: ProfileConfig, hostContext: [String: String]
+    _ params: Params, _ context: CallContext, profile: SessionService.Profile, hostContext: [String: String]
   ) async throws -> SessionSnapshot {
     let (field, text) = try AccountParam.given(params)
     var input = ValidationInput()
@@ -76,7 +78,7 @@ package struct LoginMethod: AsyncMethod {
     // An API whose login body needs a phone's forms cannot be sent an email, and the other way round: refused
     // here, worded as for the kind it takes, before anything is sent.
     let accountKind = report[field]?.kind ?? AccountParam.kind(of: field)
-    if let needed = profile.provider.loginAccountKind, needed != accountKind {
+    if let needed = profile.config.provider.loginAccountKind, needed != accountKind {
       let refusal = validator.wrongAccountKind(
         field, value: account.text, kind: report[field]?.kind, needed: needed, locale: context.locale)
       throw ValidationFailure(report: ValidationReport(fields: [refusal]))

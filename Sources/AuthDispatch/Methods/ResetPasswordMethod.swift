@@ -9,6 +9,7 @@ import AuthValidation
 /// errors reported as `validate` reports a password). On success every session of the account ends.
 package struct ResetPasswordMethod: AsyncMethod {
   package static let name = "resetPassword"
+  private static let keys = AccountParam.keys + ["code", "newPassword"]
   /// It ends sessions, so it is ordered like a logout.
   package let ordering = SessionOrdering.changesSession
 
@@ -21,7 +22,7 @@ package struct ResetPasswordMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(AccountParam.keys + ["code", "newPassword"]))
+    try params.allowOnly(Self.keys)
     let validator = try validators.validator(for: context.profile)
     let (field, text) = try AccountParam.given(params)
     var login = ValidationInput()

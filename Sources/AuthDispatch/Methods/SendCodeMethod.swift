@@ -10,6 +10,7 @@ import AuthSupport
 /// expiresAt}` — the same shape whether or not the account exists.
 package struct SendCodeMethod: AsyncMethod {
   package static let name = "sendCode"
+  private static let keys = AccountParam.keys + ["purpose", "channel", "challenge"]
   /// It changes no session, but it is ordered like a session change so that a host pipelining `sendCode` then
   /// `login {account, code}` (or `resetPassword`) on a profile has its send done before the code is checked.
   package let ordering = SessionOrdering.changesSession
@@ -23,7 +24,7 @@ package struct SendCodeMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(AccountParam.keys + ["purpose", "channel", "challenge"]))
+    try params.allowOnly(Self.keys)
     let sent = try await sessions.sendCode(profile: context.profile, try request(params, context))
     return .object([
       "sentTo": .string(sent.sentTo), "channel": .string(sent.channel.rawValue),

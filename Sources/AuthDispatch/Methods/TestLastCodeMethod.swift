@@ -19,7 +19,7 @@ package struct TestLastCodeMethod: AsyncMethod {
   }
 
   package func call(_ params: Params, context: CallContext) async throws -> JSONValue {
-    try params.allowOnly(Set(AccountParam.keys))
+    try params.allowOnly(AccountParam.keys)
     let account =
       AccountParam.isPresent(params)
       ? try AccountParam.read(params, validator: validators.validator(for: context.profile), locale: context.locale)

@@ -5,7 +5,7 @@ import AuthValidation
 /// `validate`: checks form fields without any I/O. See docs/validation-rules.md.
 package struct ValidateMethod: InlineMethod {
   package static let name = "validate"
-  private static let fieldKeys: Set<String> = Set(FieldName.allCases.map(\.rawValue)).union(["purpose"])
+  private static let fieldKeys = FieldName.allCases.map(\.rawValue) + ["purpose"]
 
   private let validators: ProfileValidators
 
