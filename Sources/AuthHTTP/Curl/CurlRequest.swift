@@ -32,9 +32,7 @@ struct CurlRequest {
     setTrust(curl, easy)
     setProxy(curl, easy)
     setMethodAndBody(curl, easy)
-    // `Expect:` with no value: libcurl would otherwise wait for a `100 Continue` before a large body.
-    transfer.setHeaders(
-      exchange.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" } + ["Expect:"])
+    transfer.setHeaders(exchange.headers)
     return transfer
   }
 
