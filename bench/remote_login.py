@@ -171,13 +171,12 @@ class Sidecar:
     """One long-lived sidecar. request() writes a line and reads stdout in this thread (no queue hop
     that the direct side would not pay); a watchdog kills the process if an answer takes too long."""
 
-    def __init__(self, binary, workdir, config_path):
+    def __init__(self, binary, workdir, config_path, prefix=()):
+        """`prefix`: a command the sidecar runs under (bench/code_lines.py's valgrind)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("AUTH_SIDECAR_")}
-        if not (binary.parent / "auth-http-bench").exists():
-            raise Broken(f"no auth-http-bench next to the sidecar: {binary.parent}")
         self.stderr = open(workdir / "sidecar-stderr.txt", "w+b")
         self.process = subprocess.Popen(
-            [str(binary), "--config", str(config_path), "--state-dir", str(workdir / "state"), "--log-level", "error"],
+            [*prefix, str(binary), "--config", str(config_path), "--state-dir", str(workdir / "state"), "--log-level", "error"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env, cwd=workdir,
         )
         self.next_id = 0
@@ -300,10 +299,10 @@ class Direct(SameCalls):
 class OverPipe(SameCalls):
     """A side that makes each HTTP call through a helper process, one line in and one line out over its pipes."""
 
-    def __init__(self, binary, base_url, login_fetches_user):
+    def __init__(self, binary, base_url, login_fetches_user, prefix=()):
         super().__init__(login_fetches_user)
         self.process = subprocess.Popen(
-            [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            [*prefix, str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.base_url = base_url
 
     @staticmethod
@@ -399,6 +398,29 @@ class DurableProbe:
         self.path.unlink(missing_ok=True)
 
 
+def rest_config(url):
+    """The sidecar's config: README.md's SimpleJWT API as the `default` profile.
+
+    No logout endpoint: a login over a live session then revokes the replaced one at the server, in a task the
+    answer does not wait for, which the direct side would have to mirror off the clock and which would load the
+    server during the next timed call. What is timed is the login's own critical path."""
+    return {
+        "profiles": {
+            "default": {
+                "provider": "rest",
+                "rest": {
+                    "baseURL": url,
+                    "login": {"path": "/api/token/", "body": {"username": "{username}", "password": "{password}"}},
+                    "refresh": {"path": "/api/token/refresh/", "body": {"refresh": "{refreshToken}"}},
+                    "user": {"path": "/api/me/"},
+                    "response": {"accessToken": "access", "refreshToken": "refresh"},
+                    "userFields": {"displayName": "first_name"},
+                },
+            }
+        }
+    }
+
+
 def sidecar_login(sidecar):
     elapsed, result = sidecar.request("login", {"account": USERNAME, "password": PASSWORD})
     if (result.get("user") or {}).get("username") != USERNAME:
@@ -449,26 +471,10 @@ def main():
     try:
         started = time.monotonic()
         server = Server(workdir)
-        # No logout endpoint: a login over a live session then revokes the replaced one at the server, in a
-        # task the answer does not wait for, which the direct side would have to mirror off the clock and which
-        # would load the server during the next timed call. What is timed is the login's own critical path.
-        config = {
-            "profiles": {
-                "default": {
-                    "provider": "rest",
-                    "rest": {
-                        "baseURL": server.url,
-                        "login": {"path": "/api/token/", "body": {"username": "{username}", "password": "{password}"}},
-                        "refresh": {"path": "/api/token/refresh/", "body": {"refresh": "{refreshToken}"}},
-                        "user": {"path": "/api/me/"},
-                        "response": {"accessToken": "access", "refreshToken": "refresh"},
-                        "userFields": {"displayName": "first_name"},
-                    },
-                }
-            }
-        }
         config_path = workdir / "config.json"
-        config_path.write_text(json.dumps(config, indent=2))
+        config_path.write_text(json.dumps(rest_config(server.url), indent=2))
+        if not (binary.parent / "auth-http-bench").exists():
+            raise Broken(f"no auth-http-bench next to the sidecar: {binary.parent}")
         sidecar = Sidecar(binary, workdir, config_path)
         print(f"server {server.url}; sidecar {binary}; state {workdir / 'state'}", flush=True)
 
