@@ -34,22 +34,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from remote_login import rest_config
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 SERVE = ROOT / "Tests" / "Servers" / "serve.py"
 USERNAME = "alice"
 PASSWORD = "correct horse battery staple"
-
-
-def config(url):
-    return {"profiles": {"default": {"provider": "rest", "rest": {
-        "baseURL": url,
-        "login": {"path": "/api/token/", "body": {"username": "{username}", "password": "{password}"}},
-        "refresh": {"path": "/api/token/refresh/", "body": {"refresh": "{refreshToken}"}},
-        "user": {"path": "/api/me/"},
-        "response": {"accessToken": "access", "refreshToken": "refresh"},
-        "userFields": {"displayName": "first_name"},
-    }}}}
 
 
 class Sidecar:
@@ -101,7 +92,7 @@ def main():
     sidecars = []
     try:
         url = server.stdout.readline().split()[1]
-        (work / "config.json").write_text(json.dumps(config(url)))
+        (work / "config.json").write_text(json.dumps(rest_config(url)))
         for name in ("a", "b"):
             (work / name).mkdir()
             sidecars.append(Sidecar(getattr(args, name), work / "config.json", work / name))
