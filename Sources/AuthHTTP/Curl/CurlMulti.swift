@@ -11,7 +11,9 @@ final class CurlMulti {
   private let handle: OpaquePointer
   private let epoll: Int32
   private let timer: Int32
-  private var active: [OpaquePointer: CurlTransfer] = [:]
+  /// The transfers in libcurl's hands, a handful at most: a list searched in order rather than a dictionary, whose
+  /// hashing ran on every request and every answer.
+  private var active: [CurlTransfer] = []
   /// What libcurl last asked of its timer and is not applied yet: milliseconds from now, or negative for none.
   private var requestedTimeout: Int?
 
@@ -53,13 +55,13 @@ final class CurlMulti {
   /// Hands `transfer` to libcurl; false when libcurl refuses it.
   func add(_ transfer: CurlTransfer) -> Bool {
     guard curl.multiAdd(handle, transfer.easy) == CURLM_OK else { return false }
-    active[transfer.easy] = transfer
+    active.append(transfer)
     return true
   }
 
   /// Takes `transfer` away from libcurl if it is still there (its connection is closed, not reused).
   func remove(_ transfer: CurlTransfer) {
-    guard active.removeValue(forKey: transfer.easy) != nil else { return }
+    guard takeActive(transfer.easy) != nil else { return }
     _ = curl.multiRemove(handle, transfer.easy)
     applyTimer()
   }
@@ -95,7 +97,7 @@ final class CurlMulti {
       var left: Int32 = 0
       while let message = curl.multiInfoRead(handle, &left) {
         guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-          let transfer = active.removeValue(forKey: easy)
+          let transfer = takeActive(easy)
         else { continue }
         let result = message.pointee.data.result
         _ = curl.multiRemove(handle, easy)
@@ -105,5 +107,11 @@ final class CurlMulti {
       // Removing a handle may move libcurl's timer, and a timer due at once may finish another transfer.
       applyTimer()
     }
+  }
+
+  /// Removes and returns the active transfer on `easy`, if any.
+  private func takeActive(_ easy: OpaquePointer) -> CurlTransfer? {
+    guard let index = active.firstIndex(where: { $0.easy == easy }) else { return nil }
+    return active.remove(at: index)
   }
 }
