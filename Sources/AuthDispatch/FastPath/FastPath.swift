@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 import AuthProtocol
 
 /// Answers the lines it fully understands straight from their bytes, and declines every other line, which
@@ -86,15 +91,20 @@ final class FastPath: Sendable {
     }
   }
 
-  /// Whether `"validate`, opening quote included, occurs in `line`.
+  /// Whether `"validate`, opening quote included, occurs in `line`. Found from its `v` with `memchr`: the envelope
+  /// of a JSON-RPC line has none before the method's name, so a `validate` line costs a few dozen instructions
+  /// and any other line one vectorised scan.
   private static func mentionsValidate(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-    let name: StaticString = "\"validate"
-    let count = name.utf8CodeUnitCount
-    guard let base = line.baseAddress, line.count >= count else { return false }
-    for start in 0...(line.count - count) where base[start] == UInt8(ascii: "\"") {
-      var matched = 1
-      while matched < count, base[start + matched] == name.utf8Start[matched] { matched += 1 }
-      if matched == count { return true }
+    let name: StaticString = "validate"
+    let length = name.utf8CodeUnitCount
+    guard let base = line.baseAddress, line.count > length else { return false }
+    var start = 1
+    while start + length <= line.count,
+      let found = memchr(base + start, Int32(UInt8(ascii: "v")), line.count - length - start + 1)
+    {
+      let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+      if base[index - 1] == UInt8(ascii: "\""), memcmp(base + index, name.utf8Start, length) == 0 { return true }
+      start = index + 1
     }
     return false
   }
