@@ -9,8 +9,9 @@ import AuthProtocol
 /// then takes the general path (JSON tree, classification, dispatch) as if the fast path did not exist.
 ///
 /// It understands: one request object or a batch of them, ASCII only, each with `"jsonrpc":"2.0"`, an id
-/// and a method, and params of scalars only. For `validate` it gives the result and every params error;
-/// for a method nobody registered, `-32601`. The rule: whatever it declines, or cannot be sure of, the
+/// and a method, and params of scalars only, in a line that spells `"validate` somewhere. For `validate` it
+/// gives the result and every params error; for a method nobody registered (in such a line: a batch with a
+/// `validate`, a mistyped `validate…`), `-32601`. The rule: whatever it declines, or cannot be sure of, the
 /// general path answers, so an answer given here is always the one the general path would give (the
 /// differential test in AuthDispatchTests holds them byte-identical).
 final class FastPath: Sendable {
