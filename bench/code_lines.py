@@ -214,33 +214,22 @@ def main():
 
 
 def report(binary, args, rows, c_problem):
-    def total(counter):
-        return sum(counter.values())
-
-    def own(counter, name):
-        return sum(value for key, value in counter.items() if key == name)
-
     print(f"sidecar {binary}; {args.small} and {args.large} calls per run; lines are 64-byte lines of machine code")
     print()
     print("| method | side | request thread | answer thread | total | of which the binary's own | libcurl | "
           "libc | sidecar / C |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
-        request, answers = row["sidecar"]
-        sidecar_total = total(request) + total(answers)
-        c_total = None
+        sides = [("sidecar", "auth-sidecar", *row["sidecar"])]
         if "c" in row:
-            c_request, c_answers = row["c"]
-            c_total = total(c_request) + total(c_answers)
-        sides = [("sidecar", request, answers, "auth-sidecar")]
-        if "c" in row:
-            sides.append(("libcurl C", *row["c"], "libcurl-client"))
-        for side, first, second, own_name in sides:
-            combined = first + second
-            ratio = f"{sidecar_total / c_total:.2f}" if c_total and side == "sidecar" else ""
-            print(f"| {row['method']} | {side} | {total(first):.0f} | {total(second):.0f} | {total(combined):.0f} | "
-                  f"{own(combined, own_name):.0f} | {_libcurl(combined):.0f} | "
-                  f"{_libc(combined):.0f} | {ratio} |")
+            sides.append(("libcurl C", "libcurl-client", *row["c"]))
+        totals = [sum((request + answers).values()) for _, _, request, answers in sides]
+        for index, (side, own_name, request, answers) in enumerate(sides):
+            combined = request + answers
+            ratio = f"{totals[0] / totals[1]:.2f}" if index == 0 and len(totals) == 2 else ""
+            print(f"| {row['method']} | {side} | {sum(request.values()):.0f} | {sum(answers.values()):.0f} | "
+                  f"{totals[index]:.0f} | {combined[own_name]:.0f} | {share(combined, 'libcurl.so'):.0f} | "
+                  f"{share(combined, 'libc.so'):.0f} | {ratio} |")
     print()
     if c_problem:
         print(f"libcurl from C skipped: {c_problem}")
@@ -248,12 +237,9 @@ def report(binary, args, rows, c_problem):
     print("tokens); getUser's request thread includes the store's read after its request is sent.")
 
 
-def _libcurl(counter):
-    return sum(value for key, value in counter.items() if key.startswith("libcurl.so"))
-
-
-def _libc(counter):
-    return sum(value for key, value in counter.items() if key.startswith("libc.so"))
+def share(counter, prefix):
+    """Lines of the shared objects whose names start with `prefix`."""
+    return sum(value for name, value in counter.items() if name.startswith(prefix))
 
 
 if __name__ == "__main__":
