@@ -5,6 +5,7 @@
 #endif
 import AuthProtocol
 import AuthSession
+import AuthSupport
 import Synchronization
 
 /// The requests running in tasks: admission against the in-flight limit, per-profile

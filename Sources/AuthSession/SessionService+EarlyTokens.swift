@@ -63,10 +63,13 @@ extension SessionService {
     let tokens = try await early.value
     let (stored, replaced) = (tokens.stored, tokens.replaced)
     let (generation, userJSON, now) = (stored.generation, issued.user.storedJSON, clock.now())
-    // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write.
-    // Until it commits, this process's readers of the profile wait for it (`settleUserWrites`), and another process
-    // finds the user pending and fetches it, as after a crash right here.
-    let write = Task(executorPreference: networkThreadExecutor() ?? globalConcurrentExecutor) { [self] in
+    // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write,
+    // nor for starting it (a task made here, for it, cost the answer its creation). Until it commits, this process's
+    // readers of the profile wait for it (`settleUserWrites`), and another process finds the user pending and fetches
+    // it, as after a crash right here.
+    let written = Completion()
+    userWrites.withLock { $0[name] = written }
+    await AfterAnswer.run { [self] in
       do {
         // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
         _ = try await stores.writeLeavingScrub(sync: .deferred) { tx in
@@ -75,12 +78,9 @@ extension SessionService {
       } catch {
         log.warning("profile \(name): the new session's user could not be stored; it is fetched again when asked for")
       }
+      userWrites.withLock { if $0[name] === written { $0[name] = nil } }
+      written.signal()
       stores.scrubAndSyncInBackground()
-    }
-    userWrites.withLock { $0[name] = write }
-    await AfterAnswer.run { [self] in
-      await write.value
-      userWrites.withLock { if $0[name] == write { $0[name] = nil } }
     }
     let session = StoredSession(issued, profile: name, generation: generation)
     noteSeen(session)

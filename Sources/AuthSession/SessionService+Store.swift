@@ -35,7 +35,7 @@ extension SessionService {
   /// that this process never reads a session of its own whose user it already answered with as pending.
   func settleUserWrites(_ names: [String]) async {
     let pending = userWrites.withLock { writes in names.compactMap { writes[$0] } }
-    for write in pending { await write.value }
+    for write in pending { await write.wait(interruptible: false) }
   }
 
   /// The sessions of `names`, in order, as stored (nil: logged out).

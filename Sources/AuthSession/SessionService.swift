@@ -35,7 +35,7 @@ package final class SessionService: Sendable {
   /// The refresh task in flight per profile, shared by every caller in this process.
   let refreshes = Mutex<[String: Task<StoredSession, any Error>]>([:])
   /// Per profile: a login's user write still running after its answer (`complete`).
-  let userWrites = Mutex<[String: Task<Void, Never>]>([:])
+  let userWrites = Mutex<[String: Completion]>([:])
   /// Per profile: the session this process last read or stored, for a user fetch sent ahead of the store's read
   /// (`SessionService+FetchAhead.swift`).
   let sessionsSeen = Mutex<[String: SeenSession]>([:])

@@ -1,9 +1,11 @@
 import Synchronization
 
-/// Signalled once, when a request is over. Unlike `await task.value`, waiting for it can be
-/// cut short by cancelling the waiter, so a request queued behind a slow login answers
-/// `cancelled` as soon as it is cancelled instead of when the login ends.
-final class Completion: Sendable {
+/// Signalled once, when something is over (a request, a write after an answer); any number of tasks wait for it.
+///
+/// Unlike `await task.value`, waiting for it can be cut short by cancelling the waiter, so a request queued behind a
+/// slow login answers `cancelled` as soon as it is cancelled instead of when the login ends; and what it marks needs no
+/// task of its own.
+package final class Completion: Sendable {
   private struct State {
     var done = false
     var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -12,7 +14,9 @@ final class Completion: Sendable {
 
   private let state = Mutex(State())
 
-  func signal() {
+  package init() {}
+
+  package func signal() {
     let waiters = state.withLock { state in
       state.done = true
       defer { state.waiters = [:] }
@@ -22,7 +26,7 @@ final class Completion: Sendable {
   }
 
   /// Returns when signalled or, if `interruptible`, as soon as the calling task is cancelled.
-  func wait(interruptible: Bool) async {
+  package func wait(interruptible: Bool) async {
     let key = state.withLock { state in
       state.nextKey += 1
       return state.nextKey
