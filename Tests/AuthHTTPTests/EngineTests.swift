@@ -36,6 +36,17 @@ extension LiveServerTests {
       #expect(spent < 0.05, "the HTTP thread used \(spent) s of CPU during a 3 s stall")
     }
 
+    /// The thread shows under its own name in `ps -L`, `top -H` and `perf`, not under the name of the thread that
+    /// happened to start it.
+    @Test func theHTTPThreadIsNamed() async throws {
+      let server = try await FixtureServer.start()
+      defer { server.stop() }
+      _ = try await CurlHTTPClient(log: .disabled).send(HTTPRequest(url: server.url("/json")))
+      let tid = try CurlEngine.shared.get().threadID.load(ordering: .acquiring)
+      let name = try String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
+      #expect(name == CurlEngine.threadName + "\n")
+    }
+
     @Test func aMachineWithoutLibcurlGetsAnErrorNamingItAndTheFix() {
       guard case .failure(let error) = LibCurl.open(sonames: ["libcurl-absent-for-test.so.9"]) else {
         Issue.record("a library that does not exist was opened")

@@ -95,7 +95,11 @@ final class CurlEngine: Sendable {
     for (transfer, code) in done { transfer.complete(code) }
   }
 
+  /// The HTTP thread's name, as `ps -L`, `top -H` and `perf` show it.
+  static let threadName = "auth-http"
+
   private func run() {
+    auth_thread_name(Self.threadName)
     threadID.store(auth_thread_id(), ordering: .releasing)
     let capacity = 16
     var fds = [Int32](repeating: 0, count: capacity)
