@@ -61,6 +61,12 @@ extension SessionService {
     provider: any IdentityProvider
   ) async throws -> SessionSnapshot {
     let tokens = try await early.value
+    // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write,
+    // nor for starting it (a task made here, for it, cost the answer its creation). Until it commits, this process's
+    // readers of the profile wait for it (`settleUserWrites`: registered before the host can hear of the login), and
+    // another process finds the user pending and fetches it, as after a crash right here.
+    let written = Completion()
+    userWrites.withLock { $0[name] = written }
     // Nothing below can fail: the host hears of the login now. Its notification is a write of its own ahead of the
     // answer, which wakes a host waiting for the answer while the rest of it is worked out (a wake-up on these
     // machines takes longer than what is left), so the earlier, the more of that wake-up is hidden.
@@ -68,12 +74,6 @@ extension SessionService {
     announce(name, .loggedIn)
     let (stored, replaced) = (tokens.stored, tokens.replaced)
     let (generation, userJSON, now) = (stored.generation, issued.user.storedJSON, clock.now())
-    // The user joins the stored tokens after the answer (`AfterAnswer`): nothing in the answer waits for that write,
-    // nor for starting it (a task made here, for it, cost the answer its creation). Until it commits, this process's
-    // readers of the profile wait for it (`settleUserWrites`), and another process finds the user pending and fetches
-    // it, as after a crash right here.
-    let written = Completion()
-    userWrites.withLock { $0[name] = written }
     await AfterAnswer.run { [self] in
       do {
         // False when another process replaced or ended the session meanwhile: its write stands, as after `begin`.
