@@ -174,7 +174,8 @@ class Sidecar:
     def __init__(self, binary, workdir, config_path, prefix=()):
         """`prefix`: a command the sidecar runs under (bench/code_lines.py's valgrind)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("AUTH_SIDECAR_")}
-        self.stderr = open(workdir / "sidecar-stderr.txt", "w+b")
+        self.stderr_path = workdir / "sidecar-stderr.txt"
+        self.stderr = open(self.stderr_path, "w+b")
         self.process = subprocess.Popen(
             [*prefix, str(binary), "--config", str(config_path), "--state-dir", str(workdir / "state"), "--log-level", "error"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env, cwd=workdir,
@@ -221,9 +222,10 @@ class Sidecar:
         return elapsed, message["result"]
 
     def stderr_tail(self):
-        self.stderr.flush()
-        self.stderr.seek(0)
-        return self.stderr.read().decode(errors="replace")[-1500:]
+        """The end of what the sidecar wrote to stderr; read from its file, so it also works after `close`."""
+        if not self.stderr.closed:
+            self.stderr.flush()
+        return self.stderr_path.read_bytes().decode(errors="replace")[-1500:]
 
     def close(self):
         try:

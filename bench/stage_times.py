@@ -37,7 +37,6 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 import argparse
 import json
 import shutil
-import statistics
 import tempfile
 import time
 from pathlib import Path
