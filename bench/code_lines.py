@@ -96,15 +96,34 @@ def profile_lines(path):
     return hits, function_of, calls
 
 
+def grown_lines(small, large):
+    """The (object, line) keys of `large` (a profile_lines hits table) that ran more often than in `small`, in the
+    order the large run's profile first names them."""
+    for key, addresses in large.items():
+        before = small.get(key, {})
+        if max(count - before.get(address, 0) for address, count in addresses.items()) > 0:
+            yield key
+
+
+def functions_per_call(small_path, large_path, object_path):
+    """The functions of `object_path` with a line that ran more often in the large run of one thread than in the
+    small one (so once or more per call), in the order the large run first ran them; scripts/generate-symbol-order
+    places them together."""
+    small, _, _ = profile_lines(small_path)
+    large, function_of, _ = profile_lines(large_path)
+    names = {}
+    for key in grown_lines(small, large):
+        if key[0] is not None and Path(key[0]).resolve() == Path(object_path).resolve():
+            names.setdefault(function_of[key], None)
+    return list(names)
+
+
 def lines_per_call(small_path, large_path, extra_calls):
     """Effective lines per call, by object (the binary, libcurl, libc, ...), between the two runs of one thread."""
     small, _, small_calls = profile_lines(small_path)
     large, function_of, large_calls = profile_lines(large_path)
     by_object = collections.Counter()
-    for key, addresses in large.items():
-        before = small.get(key, {})
-        if max(count - before.get(address, 0) for address, count in addresses.items()) <= 0:
-            continue
+    for key in grown_lines(small, large):
         function = function_of[key]
         weight = 1.0
         if function in large_calls:
@@ -115,8 +134,9 @@ def lines_per_call(small_path, large_path, extra_calls):
 
 def callgrind(directory, name):
     out = directory / f"{name}.cg"
-    prefix = ["valgrind", "--tool=callgrind", "--separate-threads=yes", "--dump-instr=yes", "--compress-strings=no",
-              "--compress-pos=no", f"--callgrind-out-file={out}"]
+    # Names as the linker knows them (scripts/generate-symbol-order lists functions from these runs).
+    prefix = ["valgrind", "--tool=callgrind", "--separate-threads=yes", "--dump-instr=yes", "--demangle=no",
+              "--compress-strings=no", "--compress-pos=no", f"--callgrind-out-file={out}"]
     return prefix, out
 
 
