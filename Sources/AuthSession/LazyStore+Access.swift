@@ -44,6 +44,13 @@ extension LazyStore {
     return try await Blocking.run { [self] in try get().write(scrub: .afterReturning, sync: sync, body) }
   }
 
+  /// `Store.syncCommits`, on the `Blocking` pool: the calling thread (the HTTP thread, for a login's early write)
+  /// stays free for the network while the disk works.
+  /// - Returns: false when the store could not be opened or the sync failed.
+  func syncCommits() async -> Bool {
+    (try? await Blocking.run { [self] in try get().syncCommits() }) ?? false
+  }
+
   /// Scrubs what the writes so far left in the WAL and syncs their deferred commits, on a thread of its own
   /// (`Blocking.submit`) that nobody waits for; wakes nothing when neither is pending.
   func scrubAndSyncInBackground() {

@@ -48,16 +48,20 @@ extension SessionService {
   /// a logout ends it (see `retire`), its local part in this same transaction.
   /// - Returns: the stored session; the replaced one when its provider still has to revoke it at the server; and
   ///   the replaced record as it was stored when nothing ended it in this transaction (it could be put back).
-  /// - Parameter scrubbing: false leaves the scrub to the caller (`LazyStore.scrubAndSyncInBackground`), which still
-  ///   has a write to make before it answers.
-  func storeNewSession(_ issued: IssuedSession, profile name: String, lastAccount: String, scrubbing: Bool = true)
-    async throws -> (stored: StoredSession, revokeAtServer: IssuedSession?, restorable: SessionRecord?)
-  {
+  /// - Parameters:
+  ///   - scrubbing: false leaves the scrub to the caller (`LazyStore.scrubAndSyncInBackground`), which still has a
+  ///     write to make before it answers.
+  ///   - sync: `deferred` leaves the commit's sync to the caller (`LazyStore.syncCommits`), which must wait for it
+  ///     before it tells anyone of the session.
+  func storeNewSession(
+    _ issued: IssuedSession, profile name: String, lastAccount: String, scrubbing: Bool = true,
+    sync: Store.CommitSync = .beforeReturning
+  ) async throws -> (stored: StoredSession, revokeAtServer: IssuedSession?, restorable: SessionRecord?) {
     let (now, provider) = (clock.now(), try profile(name).provider)
     // The replaced tokens leave the WAL while the answer goes out, not before it. Nothing is lost by the wait: at
     // that moment they still work at their server anyway (an access token until it expires, a replaced session
     // until its revocation, which also follows the answer). A logout keeps scrubbing before it answers.
-    let stored = try await stores.writeLeavingScrub {
+    let stored = try await stores.writeLeavingScrub(sync: sync) {
       tx -> (stored: StoredSession, revokeAtServer: IssuedSession?, restorable: SessionRecord?) in
       // A replaced session that no longer decrypts is simply overwritten, as before: it cannot be revoked. One whose
       // provider ends sessions in the store alone is overwritten unread: ending it needs nothing from it.

@@ -97,7 +97,13 @@ package final class SessionService: Sendable {
       await abandon(early, profile: name, provider: provider)
       throw CancellationError()
     }
-    return try await complete(stored, with: issued, profile: name, provider: provider)
+    do {
+      return try await complete(stored, with: issued, profile: name, provider: provider)
+    } catch {
+      // The tokens were not stored, or not durably: whatever step 1 committed is undone.
+      await abandon(early, profile: name, provider: provider)
+      throw error
+    }
   }
 
   /// Logs in through a flow where the user acts elsewhere (see `IdentityProvider.interactiveLogin`); `prompt`

@@ -149,6 +149,19 @@ package final class Store: Sendable {
       return open.syncPending
     }
     guard pending else { return false }
+    return syncWAL()
+  }
+
+  /// Puts every commit made so far on disk, whether or not another thread is already syncing them: what a caller
+  /// that must not acknowledge a `deferred` commit before it is durable waits for. (`syncDeferredCommits` returns at
+  /// once when another call has taken the pending sync, before that call's sync has finished.)
+  /// - Returns: false when the sync failed (it then stays pending).
+  package func syncCommits() -> Bool {
+    state.withLock { $0.syncPending = false }
+    return syncWAL()
+  }
+
+  private func syncWAL() -> Bool {
     let synced = FileSystem.syncData(databasePath + "-wal")
     if !synced { state.withLock { $0.syncPending = true } }
     return synced

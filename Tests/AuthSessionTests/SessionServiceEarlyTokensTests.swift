@@ -1,5 +1,6 @@
 import AuthConfig
 import AuthProviders
+import Glibc
 import Testing
 
 @testable import AuthSession
@@ -187,6 +188,47 @@ import Testing
     #expect(read.username == "alice" && !stale)
     #expect(provider.fetchCount.withLock { $0 } == 0, "the reader waited for the write rather than fetching the user")
     #expect(StoredSession(try #require(try fixture.session()))?.session.user.username == "alice")
+  }
+
+  /// The tokens' commit does not wait for the disk on the HTTP thread, but the login does not answer before it is
+  /// synced: with the user's write still to come (after the answer), nothing is left unsynced.
+  @Test func theTokensAreOnDiskBeforeTheLoginAnswers() async throws {
+    let fixture = try await SessionFixture()
+    let gate = Signal()
+    gate.fire()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+    let afterAnswer = AfterAnswer()
+    let snapshot = try await AfterAnswer.$current.withValue(afterAnswer) { try await service.login() }
+    #expect(snapshot.username == "alice")
+    #expect(try fixture.session()?.userJSON == StoredSession.pendingUserJSON, "the user's write is still to come")
+    #expect(!fixture.store.syncIsPending, "the tokens' commit was synced before the login answered")
+    await afterAnswer.finish()
+  }
+
+  /// A tokens' commit that cannot be synced fails the login like a failed user request: the replaced session is
+  /// back, and the host hears of no new login.
+  @Test func aTokensCommitThatCannotBeSyncedFailsTheLoginAndIsUndone() async throws {
+    let fixture = try await SessionFixture()
+    _ = try await fixture.service().login()
+    let aliceSession = try #require(try fixture.session())
+    // SQLite keeps writing the WAL through the descriptor it holds; a sync by the WAL's name finds nothing there.
+    let wal = fixture.store.databasePath + "-wal"
+    #expect(unlink(wal) == 0 && symlink(fixture.directory + "/absent", wal) == 0)
+    let gate = Signal()
+    gate.fire()
+    let provider = TestProvider(fixture.local, userFetchGate: gate)
+    let service = fixture.service([(ProfileConfig(name: "default"), provider)])
+
+    let error = await #expect(throws: StorageError.self) {
+      try await service.login(LoginAccount(kind: .username, text: "bob"))
+    }
+    #expect(error?.code == .unavailable)
+    let restored = try #require(try fixture.session())
+    #expect(text(restored.accessToken) == text(aliceSession.accessToken))
+    #expect(StoredSession(restored)?.session.user.username == "alice")
+    #expect(fixture.changes == [Change("default", .loggedIn)], "the first login only")
+    try await provider.waitForRevocationToEnd()
   }
 
   /// Without a collector (no dispatcher around the call), the login stores its user before it returns.

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import AuthStorage
@@ -41,6 +42,23 @@ import Testing
       #expect(!store.syncIsPending)
       #expect(try synchronous(store) == 2)
       #expect(try store.read { try $0.session(profile: "default") } == nil)
+    }
+  }
+
+  /// `syncCommits` syncs whatever another caller has taken (a waiter must not trust a sync still running elsewhere),
+  /// and a sync that fails leaves the deferred commits pending.
+  @Test func syncCommitsAlwaysSyncsAndAFailureStaysPending() throws {
+    try withTemporaryDirectory { parent in
+      let store = try openStore(parent)
+      try store.write(sync: .deferred) { try $0.beginSession(sampleSession(token: "alice-token")) }
+      #expect(store.syncCommits())
+      #expect(!store.syncIsPending)
+      #expect(store.syncCommits(), "nothing pending: it syncs anyway")
+      try store.write(sync: .deferred) { try $0.beginSession(sampleSession(token: "bob-token")) }
+      let wal = store.databasePath + "-wal"
+      #expect(unlink(wal) == 0 && symlink(parent + "/absent", wal) == 0)
+      #expect(!store.syncCommits())
+      #expect(store.syncIsPending)
     }
   }
 
