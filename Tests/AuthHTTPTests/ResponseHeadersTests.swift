@@ -29,6 +29,17 @@ import Testing
     #expect(headers == [HTTPHeader("x-final", "2 folded")])
   }
 
+  @Test func aResponseReadsTheFieldsOfItsRawHeadWhenAsked() {
+    var head = ResponseHead()
+    for line in ["HTTP/1.1 200 OK\r\n", "Content-Type: application/json\r\n", "Set-Cookie: a=1\r\n", "\r\n"] {
+      Array(line.utf8).withUnsafeBytes { head.take(line: $0) }
+    }
+    let response = HTTPResponse(status: 200, head: head, body: [], finalURL: "http://127.0.0.1/")
+    #expect(response.headers == [HTTPHeader("content-type", "application/json"), HTTPHeader("set-cookie", "a=1")])
+    #expect(response.header("Content-Type") == "application/json")
+    #expect(response.headers(named: "set-cookie") == ["a=1"])
+  }
+
   @Test func lookupsIgnoreCase() {
     let response = HTTPResponse(
       status: 200, headers: [HTTPHeader("Set-Cookie", "a=1"), HTTPHeader("set-cookie", "b=2"), HTTPHeader("X-A", "1")],

@@ -11,9 +11,8 @@ extension CurlHTTPClient {
       let elapsed = { (ContinuousClock.now - started).wholeMilliseconds }
       let wait: Duration
       switch outcome {
-      case .response(let status, let headers, let body):
-        let response = HTTPResponse(
-          status: status, lowercasedHeaders: headers, body: body, finalURL: exchange.target.url)
+      case .response(let status, let head, let body):
+        let response = HTTPResponse(status: status, head: head, body: body, finalURL: exchange.target.url)
         log.debug("http \(exchange.logName) → \(status) in \(elapsed()) ms (attempt \(attempt))")
         guard attempt < policy.maxAttempts,
           let delay = rules.delay(

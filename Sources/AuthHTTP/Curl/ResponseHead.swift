@@ -1,8 +1,9 @@
 /// The header fields of the final response, from the lines libcurl's header callback hands over one by one.
 ///
-/// The callback only copies bytes: the fields are parsed once, when the transfer completes, and on bytes rather
-/// than `String`s. Parsing each line into strings as it arrived was half of the client's CPU per request.
-struct ResponseHead {
+/// The callback only copies bytes: the fields are parsed when someone reads them (`HTTPResponse.headers`), and on
+/// bytes rather than `String`s. Parsing each line into strings as it arrived was half of the client's CPU per
+/// request.
+struct ResponseHead: Sendable {
   /// The raw lines of the latest head, CRLFs included.
   private var raw: [UInt8] = []
 
