@@ -3,7 +3,7 @@ import Synchronization
 
 /// What one attempt produced.
 enum AttemptOutcome: Sendable {
-  case response(status: Int, headers: [HTTPHeader], body: [UInt8])
+  case response(status: Int, head: ResponseHead, body: [UInt8])
   case failure(TransportFailure)
 }
 
@@ -18,7 +18,9 @@ final class CurlTransfer: @unchecked Sendable {
   // engine has removed it from the multi.
   private struct State {
     var outcome: AttemptOutcome?
-    var waiter: CheckedContinuation<AttemptOutcome, Never>?
+    /// Unchecked: `finish` resumes it at most once, under `state`'s lock, and the checked kind cost an allocation and
+    /// its own bookkeeping on every request.
+    var waiter: UnsafeContinuation<AttemptOutcome, Never>?
   }
 
   let easy: OpaquePointer
@@ -112,7 +114,7 @@ final class CurlTransfer: @unchecked Sendable {
   func complete(_ code: CURLcode) {
     if code == CURLE_OK {
       let status = curl.info(easy, CURLINFO_RESPONSE_CODE)
-      finish(.response(status: status, headers: head.headers, body: body))
+      finish(.response(status: status, head: head, body: body))
     } else {
       finish(.failure(CurlFailure.failure(code, message: errorMessage(code))))
     }
@@ -129,7 +131,7 @@ final class CurlTransfer: @unchecked Sendable {
   /// - Returns: true when this call decided the outcome.
   @discardableResult
   func finish(_ outcome: AttemptOutcome) -> Bool {
-    let (decided, waiter) = state.withLock { state -> (Bool, CheckedContinuation<AttemptOutcome, Never>?) in
+    let (decided, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<AttemptOutcome, Never>?) in
       guard state.outcome == nil else { return (false, nil) }
       state.outcome = outcome
       defer { state.waiter = nil }
@@ -141,7 +143,7 @@ final class CurlTransfer: @unchecked Sendable {
 
   /// Waits for the outcome; returns at once if it is already known.
   func outcome() async -> AttemptOutcome {
-    await withCheckedContinuation { continuation in
+    await withUnsafeContinuation { continuation in
       let known = state.withLock { state -> AttemptOutcome? in
         if let outcome = state.outcome { return outcome }
         state.waiter = continuation
