@@ -49,10 +49,10 @@ extension SessionService {
     _ provider: any IdentityProvider, _ account: LoginAccount, password: String, profile name: String,
     early: EarlyTokens
   ) async throws -> IssuedSession {
-    let listener = LoginProgress.Listener { [self] pending in
+    let listener = LoginProgress.Listener { [self] tokens in
       early.store(on: networkThreadExecutor()) {
         let (stored, replaced, restorable) = try await self.storeNewSession(
-          pending, profile: name, lastAccount: account.text, scrubbing: false, sync: .deferred)
+          tokens.session, profile: name, lastAccount: account.text, scrubbing: false, sync: .deferred)
         let durable = await self.stores.syncCommits()
         return StoredTokens(stored: stored, replaced: replaced, restorable: restorable, durable: durable)
       }

@@ -3,6 +3,7 @@ import AuthCrypto
 import AuthHTTP
 import AuthJSON
 import AuthSupport
+import Synchronization
 import Testing
 
 @testable import AuthProviders
@@ -159,5 +160,33 @@ import Testing
     #expect(session.user.id == "7")
     #expect(await Self.code { _ = try await provider.refresh(session, profile: "default") } == .sessionRejected)
     #expect(!site.requests.contains { $0.headers.contains { $0.name == "Authorization" } })
+  }
+
+  /// A login that asks the user endpoint reports its tokens before sending that request, as a session made at most
+  /// once (its expiry read from the token's claims): the one the login returns, with the user added.
+  @Test func aLoginReportsItsTokensBeforeTheUserRequestAsTheSessionItReturns() async throws {
+    let token = "eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE4MDAwMDA2MDB9.c2lnbmF0dXJl"
+    let user = RESTProviderConfig.Endpoint(path: "/me", method: .get)
+    let site = FormStubSite { request in
+      if request.url.hasSuffix("/login") { return Self.json(#"{"token": "\#(token)"}"#) }
+      return Self.json(#"{"id": 7, "username": "alice"}"#)
+    }
+    let provider = RESTProvider(
+      config: Self.config(.init(accessToken: Self.path("token")), user: user), client: site, clock: ManualClock(Self.now),
+      log: Logger(level: .error))
+    let reported = Mutex<[(IssuedTokens, Int)]>([])
+    let listener = LoginProgress.Listener { tokens in reported.withLock { $0.append((tokens, site.requests.count)) } }
+    let session = try await LoginProgress.$listener.withValue(listener) { try await Self.login(provider) }
+    let reports = reported.withLock { $0 }
+    try #require(reports.count == 1)
+    // Reported once the login answered, before the user request went out.
+    #expect(reports[0].1 == 1)
+    let pending = reports[0].0.session
+    #expect(pending.user.isPending)
+    #expect(pending.expiresAt == Self.now + 600)
+    #expect(session.user.id == "7")
+    #expect(session.expiresAt == pending.expiresAt)
+    #expect(session.accessToken.withUnsafeBytes { Array($0) } == pending.accessToken.withUnsafeBytes { Array($0) })
+    #expect(site.requests.count == 2)
   }
 }

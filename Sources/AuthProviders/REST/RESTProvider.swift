@@ -76,11 +76,23 @@ package final class RESTProvider: IdentityProvider {
       if case .invalidCredentials = refusal { throw self.refusal(answer, detail) }
       throw ProviderError(refusal, detail)
     }
-    let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
-    var session = issued(tokens, user: .pending, claims: claims, previous: nil)
-    // The user endpoint is asked with the new tokens, which are final: the caller may store them meanwhile.
-    if asksUserEndpoint(tokens, account: account) { LoginProgress.report(session) }
-    session.user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
+    guard asksUserEndpoint(tokens, account: account) else {
+      let claims = tokens.accessToken.flatMap(RESTAnswer.jwtClaims)
+      var session = issued(tokens, user: .pending, claims: claims, previous: nil)
+      session.user = try await loginUser(tokens, claims: claims, answer: answer, account: account)
+      return session
+    }
+    // The user endpoint is asked with the new tokens, which are final: the caller may store them meanwhile. Their
+    // session (the token's claims decoded for its expiry) is made by whoever needs it first: the caller's write,
+    // which starts once the user request is out, or this login once the user arrives.
+    let now = clock.now()
+    let pending = IssuedTokens { [self] in
+      issued(tokens, user: .pending, claims: tokens.accessToken.flatMap(RESTAnswer.jwtClaims), previous: nil, now: now)
+    }
+    LoginProgress.report(pending)
+    let user = try await loginUser(tokens, claims: nil, answer: answer, account: account)
+    var session = pending.session
+    session.user = user
     return session
   }
 
@@ -133,10 +145,11 @@ package final class RESTProvider: IdentityProvider {
 
   /// The session an accepted answer gives; `previous` is the session a refresh replaces, whose refresh token and
   /// token type stay when the answer has none.
-  func issued(_ tokens: RESTAnswer.Tokens, user: UserInfo, claims: JSONObject?, previous: IssuedSession?)
-    -> IssuedSession
-  {
-    let now = clock.now()
+  /// - Parameter now: when the answer arrived (its `expires_in` counts from then); the clock's time when nil.
+  func issued(
+    _ tokens: RESTAnswer.Tokens, user: UserInfo, claims: JSONObject?, previous: IssuedSession?, now: Int64? = nil
+  ) -> IssuedSession {
+    let now = now ?? clock.now()
     // Unknown expiry: the next re-check, marked as such (`RESTSessionState`).
     let known = tokens.expiresIn.map { now + $0 } ?? RESTAnswer.jwtExpiry(claims)
     return IssuedSession(
