@@ -6,12 +6,13 @@ import Synchronization
 /// A password login whose provider reports its tokens before its last request, which only fetches the user
 /// (`LoginProgress`): the durable write of the new session runs while that request is out, instead of after it.
 ///
-/// 1. The tokens are stored, replacing the previous session (the user kept as pending), in a write whose commit does
-///    not wait for the disk (`Store.CommitSync.deferred`), then synced on the `Blocking` pool. The answer waits for
-///    that sync, the HTTP thread (where this runs) does not: the user's response, arriving while the disk still
-///    works, is read and made ready meanwhile, and no other transfer waits behind a flush (0.5–3 ms on the machines
-///    measured). Readers may see the session before it is on disk, safe from this process being killed; the host
-///    hears of it only once it is. A sync that fails fails the login, as in step 3.
+/// 1. Once the user request is out, the tokens are stored, replacing the previous session (the user kept as pending),
+///    on the cooperative pool, in a write whose commit does not wait for the disk (`Store.CommitSync.deferred`), then
+///    synced on the `Blocking` pool. The answer waits for that sync, the HTTP thread does not: the user's response,
+///    arriving while the disk still works, is read and made ready meanwhile, and no other transfer waits behind the
+///    write or its flush (0.5–3 ms on the machines measured). Readers may see the session before it is on disk, safe
+///    from this process being killed; the host hears of it only once it is. A sync that fails fails the login, as in
+///    step 3.
 /// 2. When the user arrives, the answer goes out, and then the user is added in a write that does not wait for the
 ///    disk (`Store.CommitSync.deferred`): safe from this process being killed once committed, and synced right after.
 ///    A crash or power cut before that can only lose the user, which a session whose user is pending fetches again
@@ -32,11 +33,20 @@ extension SessionService {
   final class EarlyTokens: Sendable {
     private let write = Mutex<Task<StoredTokens, any Error>?>(nil)
 
-    /// Starts `body` on `executor` (the global pool when nil) unless a write was started already.
-    func store(on executor: (any TaskExecutor)?, _ body: @escaping @Sendable () async throws -> StoredTokens) {
+    /// Starts `body` on the global pool unless a write was started already.
+    ///
+    /// The task is queued on `starter` (the HTTP thread's executor, where the provider reports) and moves to the pool
+    /// from there: queued on the thread that runs the provider's task, it starts only once that task waits, that is
+    /// once the user request is sent, and the pool thread's wake-up comes after that request rather than before it
+    /// (queued on the pool directly, it delayed the request by that wake-up). On the pool, the write's work stays off
+    /// the thread that reads the user's response: done there, the answer left 50–90 µs later after that response
+    /// (`bench/stage_times.py`), on a machine whose other core the server was using.
+    func store(startingOn starter: (any TaskExecutor)?, _ body: @escaping @Sendable () async throws -> StoredTokens) {
       write.withLock { write in
         guard write == nil else { return }
-        write = Task(executorPreference: executor ?? globalConcurrentExecutor) { try await body() }
+        write = Task(executorPreference: starter ?? globalConcurrentExecutor) {
+          try await withTaskExecutorPreference(globalConcurrentExecutor) { try await body() }
+        }
       }
     }
 
@@ -50,7 +60,7 @@ extension SessionService {
     early: EarlyTokens
   ) async throws -> IssuedSession {
     let listener = LoginProgress.Listener { [self] tokens in
-      early.store(on: networkThreadExecutor()) {
+      early.store(startingOn: networkThreadExecutor()) {
         let (stored, replaced, restorable) = try await self.storeNewSession(
           tokens.session, profile: name, lastAccount: account.text, scrubbing: false, sync: .deferred)
         let durable = await self.stores.syncCommits()
