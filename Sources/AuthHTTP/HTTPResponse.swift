@@ -16,8 +16,8 @@ package struct HTTPResponse: Sendable, CustomStringConvertible {
     self.status = status
     // Names from libcurl arrive lower-cased already: only others pay for `lowercased()`.
     let isLowercase = { (name: String) in name.utf8.allSatisfy { !(65...90).contains($0) && $0 < 0x80 } }
-    fields = .parsed(
-      headers.allSatisfy { isLowercase($0.name) } ? headers : headers.map { HTTPHeader($0.name.lowercased(), $0.value) })
+    let lowercased = headers.allSatisfy { isLowercase($0.name) }
+    fields = .parsed(lowercased ? headers : headers.map { HTTPHeader($0.name.lowercased(), $0.value) })
     self.body = body
     self.finalURL = finalURL
   }

@@ -172,8 +172,8 @@ import Testing
       return Self.json(#"{"id": 7, "username": "alice"}"#)
     }
     let provider = RESTProvider(
-      config: Self.config(.init(accessToken: Self.path("token")), user: user), client: site, clock: ManualClock(Self.now),
-      log: Logger(level: .error))
+      config: Self.config(.init(accessToken: Self.path("token")), user: user), client: site,
+      clock: ManualClock(Self.now), log: Logger(level: .error))
     let reported = Mutex<[(IssuedTokens, Int)]>([])
     let listener = LoginProgress.Listener { tokens in reported.withLock { $0.append((tokens, site.requests.count)) } }
     let session = try await LoginProgress.$listener.withValue(listener) { try await Self.login(provider) }

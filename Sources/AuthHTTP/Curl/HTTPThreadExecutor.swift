@@ -13,8 +13,8 @@ import Synchronization
 /// Whatever such a task does without awaiting holds up every other transfer for as long: a store commit is accepted
 /// here, as it is on the two-thread pool, and so is its sync when the answer waits for nothing else (0.5–3 ms on
 /// the machines measured); a login's token write, made while its user request is out, goes to the cooperative pool
-/// and its sync to `Blocking`, so that the user's response is read meanwhile. Anything that may wait longer (a lock held by another process, a
-/// password hash) goes to `Blocking`, as everywhere.
+/// and its sync to `Blocking`, so that the user's response is read meanwhile. Anything that may wait longer (a lock
+/// held by another process, a password hash) goes to `Blocking`, as everywhere.
 ///
 /// The thread that starts such a task may also run it up to its first wait (`startHere`): the request is then sent
 /// by the thread that read it, and only its answer resumes it here.

@@ -90,6 +90,7 @@ package final class RESTProvider: IdentityProvider {
       issued(tokens, user: .pending, claims: tokens.accessToken.flatMap(RESTAnswer.jwtClaims), previous: nil, now: now)
     }
     LoginProgress.report(pending)
+    // No claims: with a user endpoint to ask, they never name the user.
     let user = try await loginUser(tokens, claims: nil, answer: answer, account: account)
     var session = pending.session
     session.user = user
